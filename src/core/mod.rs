@@ -1,0 +1,124 @@
+//! The contract between the games and everything generic: the search, perft, bench and
+//! the protocol loop only ever see a game through [`Game`] and [`Evaluator`].
+//!
+//! The trait is shaped for four games at once: a *player* is a colour or a seat, and the
+//! search maximises for the *team* of the player to move, so a four-seat, two-team game
+//! (Junqi) with consecutive plies by one team fits the same negamax as chess.
+
+mod movelist;
+mod options;
+mod score;
+
+pub use movelist::MoveList;
+pub use options::{OptionKind, OptionSpec};
+pub use score::{MATE, MATE_BOUND, Score, mate_in, mated_in};
+
+use std::fmt::Debug;
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The given team won.
+    Win(usize),
+    /// Nobody won.
+    Draw,
+}
+
+/// The rules of one game: positions, moves, notation and the end of the game.
+///
+/// Positions are mutated in place (`make_move`/`unmake_move`) because the search and perft
+/// visit millions of nodes a second; everything a move destroys goes into `Undo`.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move; compared by value, so the same move in the same position is always equal.
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+    /// What `make_move` returns so that `unmake_move` can restore the position exactly.
+    type Undo: Copy + Send;
+
+    /// Lower-case name used by `--game` and `setoption name Game`.
+    const NAME: &'static str;
+    /// Upper bound (exclusive) of [`Game::move_index`]; sizes the history tables.
+    const MOVE_INDEX_SIZE: usize;
+
+    /// The standard initial position.
+    fn start_position() -> Self;
+    /// Parses the game's position notation (FEN, SFEN, FSN, ...). Errors name the bad field.
+    fn from_notation(text: &str) -> anyhow::Result<Self>;
+    /// Prints the position in the notation [`Game::from_notation`] reads back.
+    fn to_notation(&self) -> String;
+    /// A board diagram for humans (the protocol's `d` command).
+    fn display(&self) -> String;
+
+    /// The player to move: a colour index, or a seat.
+    fn side_to_move(&self) -> usize;
+    /// The team a player belongs to; two-player games have one player per team.
+    fn team_of(&self, player: usize) -> usize {
+        player
+    }
+    /// The team of the player to move.
+    fn team_to_move(&self) -> usize {
+        self.team_of(self.side_to_move())
+    }
+    /// Zobrist-style key of everything that decides the game's future.
+    fn hash(&self) -> u64;
+
+    /// Every legal move; empty when the game is over.
+    fn legal_moves(&self, moves: &mut MoveList<Self::Move>);
+    /// Plays a legal move.
+    fn make_move(&mut self, mv: Self::Move) -> Self::Undo;
+    /// Takes back the last move played with [`Game::make_move`].
+    fn unmake_move(&mut self, mv: Self::Move, undo: Self::Undo);
+    /// The result when the game is over by rule, checked before generating moves. A
+    /// position with no legal move and no outcome here ends by [`Game::no_move_outcome`].
+    fn outcome(&self) -> Option<Outcome>;
+    /// How the game ends when the side to move has no legal move.
+    fn no_move_outcome(&self) -> Outcome;
+    /// The full result, as the protocol reports it: `outcome`, else no legal move.
+    fn result(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.outcome() {
+            return Some(outcome);
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves.is_empty().then(|| self.no_move_outcome())
+    }
+
+    /// Whether a move wins material; captures are searched first and in quiescence.
+    fn is_capture(&self, mv: Self::Move) -> bool;
+    /// A dense index `< MOVE_INDEX_SIZE` for history tables, and (as `u32`) a move's code
+    /// in the transposition table. Two different legal moves of one position never share it.
+    fn move_index(mv: Self::Move) -> usize;
+    /// Parses a move in the game's notation and checks it is legal here.
+    fn parse_move(&self, text: &str) -> anyhow::Result<Self::Move> {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves
+            .iter()
+            .copied()
+            .find(|&mv| Self::move_name(mv) == text)
+            .ok_or_else(|| anyhow::anyhow!("illegal move '{text}' in {}", self.to_notation()))
+    }
+    /// The move in the game's notation.
+    fn move_name(mv: Self::Move) -> String;
+
+    /// Options that change the rules (e.g. FourSquare's `MaxPlies`), declared by the protocol.
+    fn rule_options() -> Vec<OptionSpec> {
+        Vec::new()
+    }
+    /// Applies a rule option to this position. `Ok(false)` means the name is not a rule
+    /// option of this game.
+    fn set_rule_option(&mut self, _name: &str, _value: &str) -> anyhow::Result<bool> {
+        Ok(false)
+    }
+}
+
+/// Static judgement of positions, kept apart from the rules: which moves are noisy enough
+/// for quiescence is a search decision, not a rule.
+pub trait Evaluator<G: Game>: Send + Sync + 'static {
+    /// Centipawn-like score from the view of the team to move.
+    fn evaluate(&self, pos: &G) -> Score;
+    /// The moves quiescence search looks at; by default the captures.
+    fn noisy_moves(&self, pos: &G, moves: &mut MoveList<G::Move>) {
+        pos.legal_moves(moves);
+        moves.retain(|&mv| pos.is_capture(mv));
+    }
+}

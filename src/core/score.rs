@@ -1,0 +1,23 @@
+//! Scores: centipawn-like integers from the view of the team to move, with mates encoded
+//! as distance from a large constant so that shorter mates compare better.
+
+/// A search score.
+pub type Score = i32;
+
+/// The score of delivering mate (winning) at the root itself; a win in `n` plies is `MATE - n`.
+pub const MATE: Score = 32_000;
+
+/// Scores beyond this magnitude are wins or losses found by search, not evaluations.
+pub const MATE_BOUND: Score = MATE - 1_000;
+
+/// The score of a win `ply` plies from the root.
+#[inline]
+pub fn mate_in(ply: usize) -> Score {
+    MATE - ply as Score
+}
+
+/// The score of a loss `ply` plies from the root.
+#[inline]
+pub fn mated_in(ply: usize) -> Score {
+    -MATE + ply as Score
+}

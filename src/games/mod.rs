@@ -1,0 +1,1 @@
+//! The games qiyi plays, each a module of its own.

@@ -1,0 +1,9 @@
+//! qiyi (棋艺): one engine for chess, shogi, Siguo Junqi and FourSquare.
+//!
+//! Every game implements [`core::Game`] (rules and notation) and [`core::Evaluator`]
+//! (static judgement); the search, perft, bench and the protocol loop are written once
+//! over those traits.
+
+pub mod core;
+pub mod games;
+pub mod perft;
