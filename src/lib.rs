@@ -7,3 +7,4 @@
 pub mod core;
 pub mod games;
 pub mod perft;
+pub mod search;

@@ -121,4 +121,8 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
         pos.legal_moves(moves);
         moves.retain(|&mv| pos.is_capture(mv));
     }
+    /// Orders captures among themselves (e.g. most valuable victim first); higher first.
+    fn capture_order(&self, _pos: &G, _mv: G::Move) -> Score {
+        0
+    }
 }

@@ -10,7 +10,10 @@ pub enum OptionKind {
     /// `true` or `false`.
     Check { default: bool },
     /// One of a fixed list of words.
-    Combo { default: &'static str, vars: &'static [&'static str] },
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
     /// An action without a value.
     Button,
     /// Free text.
@@ -75,7 +78,11 @@ impl fmt::Display for OptionSpec {
             }
             OptionKind::Button => write!(f, "button"),
             OptionKind::Text { default } => {
-                let shown = if default.is_empty() { "<empty>" } else { default };
+                let shown = if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                };
                 write!(f, "string default {shown}")
             }
         }
@@ -90,7 +97,11 @@ mod tests {
     fn spin_validation_and_declaration() {
         let spec = OptionSpec {
             name: "Hash",
-            kind: OptionKind::Spin { default: 16, min: 1, max: 1024 },
+            kind: OptionKind::Spin {
+                default: 16,
+                min: 1,
+                max: 1024,
+            },
         };
         assert_eq!(spec.validate("64"), Ok("64".to_string()));
         assert!(spec.validate("0").is_err());

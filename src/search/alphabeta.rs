@@ -1,0 +1,581 @@
+//! One search thread: iterative deepening, the root, negamax with PVS, quiescence, and
+//! the move-ordering state (killers, history) that belongs to a single thread.
+//!
+//! Scores are from the view of the team to move. A child whose mover is on the same team
+//! (a Junqi partner after an elimination, say) is searched without negating the window.
+
+use super::tt::{Bound, score_from_tt, score_to_tt};
+use super::{MAX_PLY, Report, SearchResult, Shared};
+use crate::core::{Evaluator, Game, MATE, MoveList, Outcome, Score, mate_in, mated_in};
+use std::sync::atomic::Ordering;
+
+const INFINITY: Score = MATE + 1;
+/// Half-width of the first aspiration window.
+const ASPIRATION: Score = 25;
+/// History scores stay within this magnitude (the "gravity" update keeps them bounded).
+const HISTORY_MAX: i32 = 1 << 14;
+
+struct RootMove<M> {
+    mv: M,
+    score: Score,
+    previous: Score,
+    seldepth: usize,
+    pv: Vec<M>,
+}
+
+pub(super) struct Worker<'a, G: Game, E> {
+    id: usize,
+    pos: G,
+    eval: &'a E,
+    shared: &'a Shared<'a>,
+    root_moves: Vec<RootMove<G::Move>>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// Indexed by `player * G::MOVE_INDEX_SIZE + G::move_index(mv)`.
+    history: Vec<i32>,
+    /// Triangular PV table: `pv[ply]` is the best line found from `ply` on.
+    pv: Vec<Vec<G::Move>>,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
+    pub fn new(
+        id: usize,
+        pos: G,
+        eval: &'a E,
+        shared: &'a Shared<'a>,
+        moves: &MoveList<G::Move>,
+    ) -> Self {
+        Worker {
+            id,
+            pos,
+            eval,
+            shared,
+            root_moves: moves
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITY,
+                    previous: -INFINITY,
+                    seldepth: 0,
+                    pv: vec![mv],
+                })
+                .collect(),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 4 * G::MOVE_INDEX_SIZE],
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+        }
+    }
+
+    /// Iterative deepening. Only the main thread (id 0) reports and applies the limits;
+    /// helpers search one ply deeper on odd ids so that the threads spread over depths.
+    pub fn iterate(
+        &mut self,
+        mut report: Option<&mut dyn FnMut(&Report<G::Move>)>,
+    ) -> SearchResult<G::Move> {
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as u32 - 1, |d| d.clamp(1, MAX_PLY as u32 - 1));
+        let mut completed = 0;
+        let mut reported_best = None;
+        let mut depth = 1 + (self.id % 2) as u32;
+        while depth <= max_depth {
+            for rm in &mut self.root_moves {
+                rm.previous = rm.score;
+            }
+            for pv_index in 0..self.shared.multipv {
+                self.seldepth = 0;
+                self.aspiration(depth as i32, pv_index);
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            completed = depth;
+            if let Some(report) = report.as_mut() {
+                for index in 0..self.shared.multipv {
+                    report(&self.report(depth, index));
+                }
+                reported_best = Some(self.root_moves[0].mv);
+            }
+            if self.id == 0 && self.iteration_ends_search(depth) {
+                break;
+            }
+            depth += 1;
+        }
+        let best = &self.root_moves[0];
+        // An interrupted iteration may still have found a better move: say so before it
+        // becomes the `bestmove`.
+        if let Some(report) = report.as_mut()
+            && reported_best != Some(best.mv)
+        {
+            report(&self.report(completed.max(1), 0));
+        }
+        self.publish_nodes();
+        SearchResult {
+            best: Some(best.mv),
+            ponder: best.pv.get(1).copied(),
+            score: if best.score == -INFINITY {
+                best.previous
+            } else {
+                best.score
+            },
+            depth: completed,
+            nodes: self.nodes,
+        }
+    }
+
+    /// Whether the main thread should not start another iteration.
+    fn iteration_ends_search(&self, depth: u32) -> bool {
+        let shared = self.shared;
+        let limits = shared.limits;
+        if let Some(mate) = limits.mate {
+            let score = self.root_moves[0].score;
+            if score >= mate_in(2 * mate as usize) {
+                return true;
+            }
+        }
+        if shared.control.is_pondering() || limits.infinite {
+            return false;
+        }
+        if let Some(nodes) = limits.nodes
+            && shared.total_nodes() >= nodes
+        {
+            return true;
+        }
+        // With a single legal move under a clock, thinking cannot change the answer.
+        let clock_only = limits.depth.is_none() && limits.movetime.is_none();
+        if clock_only && self.root_moves.len() == 1 && depth >= 1 && shared.budget.soft.is_some() {
+            return true;
+        }
+        shared
+            .budget
+            .soft
+            .is_some_and(|soft| shared.control.elapsed() >= soft)
+    }
+
+    fn report(&self, depth: u32, index: usize) -> Report<G::Move> {
+        let rm = &self.root_moves[index];
+        let score = if rm.score == -INFINITY {
+            rm.previous
+        } else {
+            rm.score
+        };
+        Report {
+            depth,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: index + 1,
+            score: score.clamp(-MATE, MATE),
+            bound: None,
+            nodes: self.shared.total_nodes().max(self.nodes),
+            time: self.shared.control.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// Searches the root for `pv_index` with a window around the previous score, widening
+    /// it on failure.
+    fn aspiration(&mut self, depth: i32, pv_index: usize) {
+        let previous = self.root_moves[pv_index].previous;
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE - MAX_PLY as Score {
+            (
+                (previous - delta).max(-INFINITY),
+                (previous + delta).min(INFINITY),
+            )
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.root(depth, alpha, beta, pv_index);
+            self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
+                return;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return;
+            }
+            delta += delta;
+        }
+    }
+
+    fn root(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_index: usize) -> Score {
+        let mut best = -INFINITY;
+        let team = self.pos.team_to_move();
+        self.nodes += 1;
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let undo = self.pos.make_move(mv);
+            let same = self.pos.team_to_move() == team;
+            let value = if i == pv_index {
+                self.child(alpha, beta, depth - 1, 1, same, true)
+            } else {
+                let v = self.child(alpha, alpha + 1, depth - 1, 1, same, false);
+                if v > alpha && v < beta {
+                    self.child(alpha, beta, depth - 1, 1, same, true)
+                } else {
+                    v
+                }
+            };
+            self.pos.unmake_move(mv, undo);
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || value > alpha {
+                rm.score = value;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1]);
+                best = best.max(value);
+                if value > alpha {
+                    alpha = value;
+                }
+                if value >= beta {
+                    break;
+                }
+            } else {
+                rm.score = -INFINITY;
+            }
+        }
+        best
+    }
+
+    /// Searches the position after a move, from the mover's team's view.
+    #[inline]
+    fn child(
+        &mut self,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        same_team: bool,
+        pv_node: bool,
+    ) -> Score {
+        if same_team {
+            self.negamax(alpha, beta, depth, ply, pv_node)
+        } else {
+            -self.negamax(-beta, -alpha, depth, ply, pv_node)
+        }
+    }
+
+    #[inline]
+    fn quiescence_child(&mut self, alpha: Score, beta: Score, ply: usize, same: bool) -> Score {
+        if same {
+            self.quiescence(alpha, beta, ply)
+        } else {
+            -self.quiescence(-beta, -alpha, ply)
+        }
+    }
+
+    fn outcome_score(&self, outcome: Outcome, ply: usize) -> Score {
+        match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(team) if team == self.pos.team_to_move() => mate_in(ply),
+            Outcome::Win(_) => mated_in(ply),
+        }
+    }
+
+    /// Polls the clock, the node limit and the stop switches every 1024 nodes.
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let limits = self.shared.limits;
+        if self.id == 0
+            && let Some(max) = limits.nodes
+            && self.nodes >= max
+        {
+            self.stopped = true;
+            return true;
+        }
+        if self.nodes & 1023 != 0 {
+            return false;
+        }
+        self.publish_nodes();
+        let shared = self.shared;
+        let control = shared.control;
+        self.stopped = control.is_stopped()
+            || shared.abort.load(Ordering::Relaxed)
+            || (self.id == 0
+                && (limits.nodes.is_some_and(|max| shared.total_nodes() >= max)
+                    || (!control.is_pondering()
+                        && shared
+                            .budget
+                            .hard
+                            .is_some_and(|hard| control.elapsed() >= hard))));
+        self.stopped
+    }
+
+    fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    fn negamax(
+        &mut self,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        if let Some(outcome) = self.pos.outcome() {
+            return self.outcome_score(outcome, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(&self.pos);
+        }
+        // Mate distance pruning: no line from here beats a mate already in hand.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.hash();
+        let hit = self.shared.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.move_code);
+        if let Some(hit) = hit
+            && !pv_node
+            && hit.depth >= depth
+        {
+            let score = score_from_tt(hit.score, ply);
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+
+        let mut moves = MoveList::new();
+        self.pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return self.outcome_score(self.pos.no_move_outcome(), ply);
+        }
+        let mut order = MoveList::new();
+        self.score_moves(&moves, &mut order, tt_move, ply);
+
+        let team = self.pos.team_to_move();
+        let player = self.pos.side_to_move();
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut order, i);
+            let mv = moves[i];
+            let quiet = !self.pos.is_capture(mv);
+            let undo = self.pos.make_move(mv);
+            let same = self.pos.team_to_move() == team;
+            let value = if i == 0 {
+                self.child(alpha, beta, depth - 1, ply + 1, same, pv_node)
+            } else {
+                // Late quiet moves are searched shallower first (LMR), every non-first
+                // move with a null window (PVS); both re-searched when they surprise.
+                let reduction = if depth >= 3 && i >= 3 && quiet {
+                    1 + (depth >= 6 && i >= 8) as i32
+                } else {
+                    0
+                };
+                let mut v = self.child(
+                    alpha,
+                    alpha + 1,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    same,
+                    false,
+                );
+                if v > alpha && reduction > 0 {
+                    v = self.child(alpha, alpha + 1, depth - 1, ply + 1, same, false);
+                }
+                if v > alpha && v < beta && pv_node {
+                    v = self.child(alpha, beta, depth - 1, ply + 1, same, true);
+                }
+                v
+            };
+            self.pos.unmake_move(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if value >= beta {
+                        if quiet {
+                            self.reward_quiet(mv, player, depth, ply, &moves[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move.map(|mv| G::move_index(mv) as u32),
+            score_to_tt(best, ply),
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        if let Some(outcome) = self.pos.outcome() {
+            return self.outcome_score(outcome, ply);
+        }
+        let stand_pat = self.eval.evaluate(&self.pos);
+        if ply >= MAX_PLY - 1 || stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves = MoveList::new();
+        self.eval.noisy_moves(&self.pos, &mut moves);
+        let mut order = MoveList::new();
+        for &mv in moves.iter() {
+            order.push(self.eval.capture_order(&self.pos, mv));
+        }
+        let team = self.pos.team_to_move();
+        let mut best = stand_pat;
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut order, i);
+            let mv = moves[i];
+            let undo = self.pos.make_move(mv);
+            let same = self.pos.team_to_move() == team;
+            let value = self.quiescence_child(alpha, beta, ply + 1, same);
+            self.pos.unmake_move(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Ordering keys: the TT move, then captures, then killers, then history.
+    fn score_moves(
+        &self,
+        moves: &MoveList<G::Move>,
+        order: &mut MoveList<i32>,
+        tt_move: Option<u32>,
+        ply: usize,
+    ) {
+        let player = self.pos.side_to_move();
+        let killers = self.killers[ply];
+        for &mv in moves.iter() {
+            let index = G::move_index(mv);
+            let key = if tt_move == Some(index as u32) {
+                1 << 30
+            } else if self.pos.is_capture(mv) {
+                (1 << 28) + self.eval.capture_order(&self.pos, mv)
+            } else if killers[0] == Some(mv) {
+                (1 << 27) + 1
+            } else if killers[1] == Some(mv) {
+                1 << 27
+            } else {
+                self.history[player * G::MOVE_INDEX_SIZE + index]
+            };
+            order.push(key);
+        }
+    }
+
+    /// A quiet move refuted the opponent: remember it as a killer and raise its history,
+    /// lowering the quiet moves tried before it.
+    fn reward_quiet(
+        &mut self,
+        mv: G::Move,
+        player: usize,
+        depth: i32,
+        ply: usize,
+        tried: &[G::Move],
+    ) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let bonus = (16 * depth * depth).min(HISTORY_MAX / 2);
+        let base = player * G::MOVE_INDEX_SIZE;
+        update_history(&mut self.history[base + G::move_index(mv)], bonus);
+        for &other in tried {
+            if !self.pos.is_capture(other) {
+                update_history(&mut self.history[base + G::move_index(other)], -bonus);
+            }
+        }
+    }
+}
+
+/// History "gravity": the closer to the bound, the smaller the step, so values stay bounded
+/// and recent evidence weighs more.
+fn update_history(entry: &mut i32, bonus: i32) {
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+/// Selection sort step: brings the best-keyed remaining move to position `i`. Cheaper than
+/// a full sort because most nodes cut off after a move or two.
+fn pick_next<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i32>, i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if keys[j] > keys[best] {
+            best = j;
+        }
+    }
+    if best != i {
+        moves.swap(i, best);
+        keys.swap(i, best);
+    }
+}

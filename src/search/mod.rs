@@ -1,0 +1,229 @@
+//! The one search every game uses: iterative deepening over a negamax alpha-beta (PVS,
+//! aspiration windows, quiescence) that maximises for the *team* to move, run on several
+//! threads that share a lock-free transposition table (Lazy SMP).
+//!
+//! The search never prints: it hands [`Report`]s to a callback and returns a
+//! [`SearchResult`]; the protocol layer decides what the user sees.
+
+mod alphabeta;
+pub mod time;
+pub mod tt;
+
+use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Score};
+use alphabeta::Worker;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+pub use time::{Limits, TimeBudget, TimeSettings};
+pub use tt::{Bound, TranspositionTable};
+
+/// Deepest iteration and deepest ply (search plus quiescence) ever searched.
+pub const MAX_PLY: usize = 128;
+
+/// Shared switches between the protocol thread and a running search.
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    start: Mutex<Instant>,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            start: Mutex::new(Instant::now()),
+        }
+    }
+}
+
+impl Control {
+    /// Arms the switches for a new search that starts now.
+    pub fn reset(&self, pondering: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(pondering, Ordering::SeqCst);
+        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    /// Asks the search to return as soon as possible (`stop`).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal timed
+    /// search whose clock starts now.
+    pub fn ponderhit(&self) {
+        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Time since the search (or its ponderhit) started.
+    pub fn elapsed(&self) -> Duration {
+        self.start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed()
+    }
+}
+
+/// Settings of a search that come from engine options rather than from `go`.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchParams {
+    pub threads: usize,
+    pub multipv: usize,
+    pub time: TimeSettings,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            threads: 1,
+            multipv: 1,
+            time: TimeSettings::default(),
+        }
+    }
+}
+
+/// One `info` line's worth of progress.
+#[derive(Clone, Debug)]
+pub struct Report<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based rank among the `MultiPV` lines.
+    pub multipv: usize,
+    /// From the view of the team to move at the root.
+    pub score: Score,
+    /// Set when the score is only a bound (an aspiration window failed).
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<M>,
+}
+
+impl<M> Report<M> {
+    /// Nodes per second, from nodes and time.
+    pub fn nps(&self) -> u64 {
+        let micros = self.time.as_micros().max(1) as u64;
+        self.nodes.saturating_mul(1_000_000) / micros
+    }
+}
+
+/// What a finished search decided.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// `None` only when the root has no legal move.
+    pub best: Option<M>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<M>,
+    pub score: Score,
+    /// The last completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Everything the threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub control: &'a Control,
+    pub tt: &'a TranspositionTable,
+    pub limits: &'a Limits,
+    pub budget: TimeBudget,
+    pub multipv: usize,
+    /// Set by the main thread when it is done, so helpers stop too.
+    pub abort: AtomicBool,
+    /// Per-thread node counters, published every few thousand nodes.
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Searches `root` within `limits` and returns the best move. Blocks until the search is
+/// over, which for `infinite` and `ponder` searches means until `control.stop()` (or
+/// `ponderhit` followed by the time running out).
+#[allow(clippy::too_many_arguments)]
+pub fn search<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    tt: &TranspositionTable,
+    control: &Control,
+    limits: &Limits,
+    params: &SearchParams,
+    searchmoves: &[G::Move],
+    report: &mut dyn FnMut(&Report<G::Move>),
+) -> SearchResult<G::Move> {
+    tt.new_search();
+    let mut moves = MoveList::new();
+    root.legal_moves(&mut moves);
+    if !searchmoves.is_empty() {
+        moves.retain(|mv| searchmoves.contains(mv));
+    }
+    let threads = params.threads.max(1);
+    let shared = Shared {
+        control,
+        tt,
+        limits,
+        budget: TimeBudget::new(limits, root.side_to_move(), params.time),
+        multipv: params.multipv.clamp(1, moves.len().max(1)),
+        abort: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+    };
+    if moves.is_empty() {
+        wait_for_stop(control, limits);
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+    }
+    let result = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            let moves = &moves;
+            let builder = std::thread::Builder::new().stack_size(16 << 20);
+            let spawned = builder.spawn_scoped(scope, move || {
+                Worker::new(id, root.clone(), eval, shared, moves).iterate(None);
+            });
+            if let Err(err) = spawned {
+                log::warn!("could not start search thread {id}: {err}");
+            }
+        }
+        let mut main = Worker::new(0, root.clone(), eval, &shared, &moves);
+        let result = main.iterate(Some(report));
+        shared.abort.store(true, Ordering::SeqCst);
+        result
+    });
+    // Under `go infinite` or `go ponder` the answer must wait for `stop` (or ponderhit).
+    wait_for_stop(control, limits);
+    SearchResult {
+        nodes: shared.total_nodes(),
+        ..result
+    }
+}
+
+fn wait_for_stop(control: &Control, limits: &Limits) {
+    while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Whether a score means a forced win or loss.
+pub fn is_mate_score(score: Score) -> bool {
+    score.abs() > MATE_BOUND
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,330 @@
+//! The search checked on tiny games whose values brute force can establish: tic-tac-toe,
+//! and a take-away game with three seats in two teams, where one team moves twice in a row.
+
+use super::*;
+use crate::core::{Evaluator, Game, MoveList, Outcome, mate_in};
+
+#[derive(Clone)]
+struct TicTacToe {
+    cells: [u8; 9],
+    to_move: u8,
+}
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl TicTacToe {
+    fn winner(&self) -> Option<u8> {
+        LINES.iter().find_map(|l| {
+            let c = self.cells[l[0]];
+            (c != 0 && c == self.cells[l[1]] && c == self.cells[l[2]]).then(|| c - 1)
+        })
+    }
+}
+
+impl Game for TicTacToe {
+    type Move = u8;
+    type Undo = ();
+    const NAME: &'static str = "tictactoe";
+    const MOVE_INDEX_SIZE: usize = 9;
+
+    fn start_position() -> Self {
+        TicTacToe {
+            cells: [0; 9],
+            to_move: 0,
+        }
+    }
+    fn from_notation(text: &str) -> anyhow::Result<Self> {
+        let mut pos = Self::start_position();
+        for (i, c) in text.chars().enumerate().take(9) {
+            pos.cells[i] = match c {
+                'x' => 1,
+                'o' => 2,
+                _ => 0,
+            };
+        }
+        let filled = pos.cells.iter().filter(|&&c| c != 0).count();
+        pos.to_move = (filled % 2) as u8;
+        Ok(pos)
+    }
+    fn to_notation(&self) -> String {
+        self.cells
+            .iter()
+            .map(|c| ['.', 'x', 'o'][*c as usize])
+            .collect()
+    }
+    fn display(&self) -> String {
+        self.to_notation()
+    }
+    fn side_to_move(&self) -> usize {
+        self.to_move as usize
+    }
+    fn hash(&self) -> u64 {
+        self.cells.iter().fold(self.to_move as u64 + 7, |h, &c| {
+            h.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ c as u64
+        })
+    }
+    fn legal_moves(&self, moves: &mut MoveList<u8>) {
+        if self.winner().is_some() {
+            return;
+        }
+        for i in 0..9 {
+            if self.cells[i] == 0 {
+                moves.push(i as u8);
+            }
+        }
+    }
+    fn make_move(&mut self, mv: u8) {
+        self.cells[mv as usize] = self.to_move + 1;
+        self.to_move ^= 1;
+    }
+    fn unmake_move(&mut self, mv: u8, _: ()) {
+        self.cells[mv as usize] = 0;
+        self.to_move ^= 1;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner().map(|w| Outcome::Win(w as usize))
+    }
+    fn no_move_outcome(&self) -> Outcome {
+        Outcome::Draw
+    }
+    fn is_capture(&self, _: u8) -> bool {
+        false
+    }
+    fn move_index(mv: u8) -> usize {
+        mv as usize
+    }
+    fn move_name(mv: u8) -> String {
+        mv.to_string()
+    }
+}
+
+struct Zero;
+impl<G: Game> Evaluator<G> for Zero {
+    fn evaluate(&self, _: &G) -> Score {
+        0
+    }
+}
+
+/// Seats 0 and 1 form team 0, seat 2 is team 1; turn order 0, 1, 2. Each turn takes 1..=3
+/// counters; whoever takes the last counter wins for their team.
+#[derive(Clone)]
+struct TeamNim {
+    pile: u32,
+    seat: usize,
+}
+
+impl Game for TeamNim {
+    type Move = u32;
+    type Undo = usize;
+    const NAME: &'static str = "teamnim";
+    const MOVE_INDEX_SIZE: usize = 4;
+
+    fn start_position() -> Self {
+        TeamNim { pile: 10, seat: 0 }
+    }
+    fn from_notation(_: &str) -> anyhow::Result<Self> {
+        Ok(Self::start_position())
+    }
+    fn to_notation(&self) -> String {
+        format!("{} {}", self.pile, self.seat)
+    }
+    fn display(&self) -> String {
+        self.to_notation()
+    }
+    fn side_to_move(&self) -> usize {
+        self.seat
+    }
+    fn team_of(&self, player: usize) -> usize {
+        usize::from(player == 2)
+    }
+    fn hash(&self) -> u64 {
+        (self.pile as u64) << 8 | self.seat as u64
+    }
+    fn legal_moves(&self, moves: &mut MoveList<u32>) {
+        for take in 1..=self.pile.min(3) {
+            moves.push(take);
+        }
+    }
+    fn make_move(&mut self, mv: u32) -> usize {
+        let seat = self.seat;
+        self.pile -= mv;
+        self.seat = (self.seat + 1) % 3;
+        seat
+    }
+    fn unmake_move(&mut self, mv: u32, seat: usize) {
+        self.pile += mv;
+        self.seat = seat;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        // The previous seat took the last counter.
+        (self.pile == 0).then(|| Outcome::Win(self.team_of((self.seat + 2) % 3)))
+    }
+    fn no_move_outcome(&self) -> Outcome {
+        Outcome::Draw
+    }
+    fn is_capture(&self, _: u32) -> bool {
+        false
+    }
+    fn move_index(mv: u32) -> usize {
+        mv as usize
+    }
+    fn move_name(mv: u32) -> String {
+        mv.to_string()
+    }
+}
+
+/// Which team wins with perfect play, by plain minimax.
+fn nim_winner(pos: &mut TeamNim) -> usize {
+    if let Some(Outcome::Win(team)) = pos.outcome() {
+        return team;
+    }
+    let team = pos.team_to_move();
+    let mut moves = MoveList::new();
+    pos.legal_moves(&mut moves);
+    let mut result = 1 - team;
+    for &mv in moves.iter() {
+        let undo = pos.make_move(mv);
+        let winner = nim_winner(pos);
+        pos.unmake_move(mv, undo);
+        if winner == team {
+            result = team;
+            break;
+        }
+    }
+    result
+}
+
+fn run<G: Game>(pos: &G, depth: u32, threads: usize) -> SearchResult<G::Move> {
+    let tt = TranspositionTable::new(1);
+    let control = Control::default();
+    control.reset(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let params = SearchParams {
+        threads,
+        ..SearchParams::default()
+    };
+    search(
+        pos,
+        &Zero,
+        &tt,
+        &control,
+        &limits,
+        &params,
+        &[],
+        &mut |_| {},
+    )
+}
+
+#[test]
+fn tictactoe_is_a_draw_and_wins_are_found() {
+    let start = TicTacToe::start_position();
+    assert_eq!(run(&start, 9, 1).score, 0);
+    // x to move wins at once on cell 2.
+    let pos = TicTacToe::from_notation("xx.oo....").unwrap();
+    let result = run(&pos, 5, 1);
+    assert_eq!(result.best, Some(2));
+    assert_eq!(result.score, mate_in(1));
+    // o to move must block at 2 or lose; with the block it is a draw.
+    let pos = TicTacToe::from_notation("xx..o....").unwrap();
+    let result = run(&pos, 9, 2);
+    assert_eq!((result.best, result.score), (Some(2), 0));
+}
+
+#[test]
+fn team_search_matches_brute_force_with_consecutive_team_plies() {
+    for pile in 1..=14 {
+        for seat in 0..3 {
+            let mut pos = TeamNim { pile, seat };
+            let winner = nim_winner(&mut pos);
+            for threads in [1, 2] {
+                let result = run(&pos, pile + 2, threads);
+                let we_win = winner == pos.team_to_move();
+                assert_eq!(
+                    result.score > 0,
+                    we_win,
+                    "pile {pile} seat {seat} threads {threads}: score {}",
+                    result.score
+                );
+                let mut after = pos.clone();
+                after.make_move(result.best.unwrap());
+                if we_win {
+                    assert_eq!(nim_winner(&mut after), winner, "pile {pile} seat {seat}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn one_thread_search_is_deterministic() {
+    let pos = TicTacToe::from_notation("x...o....").unwrap();
+    let a = run(&pos, 7, 1);
+    let b = run(&pos, 7, 1);
+    assert_eq!((a.nodes, a.best, a.score), (b.nodes, b.best, b.score));
+}
+
+#[test]
+fn multipv_reports_distinct_lines_and_stop_is_obeyed() {
+    let pos = TicTacToe::start_position();
+    let tt = TranspositionTable::new(1);
+    let control = Control::default();
+    control.reset(false);
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let params = SearchParams {
+        multipv: 3,
+        ..SearchParams::default()
+    };
+    let mut seen = Vec::new();
+    search(
+        &pos,
+        &Zero,
+        &tt,
+        &control,
+        &limits,
+        &params,
+        &[],
+        &mut |r| {
+            if r.depth == 4 {
+                seen.push((r.multipv, r.pv[0]));
+            }
+        },
+    );
+    assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), vec![1, 2, 3]);
+    let mut firsts: Vec<u8> = seen.iter().map(|s| s.1).collect();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3);
+
+    // A stopped infinite search returns at once with a legal move.
+    control.reset(false);
+    control.stop();
+    let infinite = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let result = search(
+        &pos,
+        &Zero,
+        &tt,
+        &control,
+        &infinite,
+        &SearchParams::default(),
+        &[],
+        &mut |_| {},
+    );
+    assert!(result.best.is_some_and(|m| m < 9));
+}

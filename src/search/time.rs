@@ -1,0 +1,183 @@
+//! Time management: turning `go` parameters into a soft limit (do not start another
+//! iteration) and a hard limit (abort mid-iteration), both under the per-move cap that the
+//! rules impose (`MoveTimeLimit`, one minute by default) whatever the clock says.
+
+use std::time::Duration;
+
+/// What `go` asked for, in protocol-neutral form. Clocks are indexed by player.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Remaining time per player, milliseconds.
+    pub time: [Option<u64>; 4],
+    /// Increment per player, milliseconds.
+    pub inc: [Option<u64>; 4],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Fixed time for this move, milliseconds.
+    pub movetime: Option<u64>,
+    /// USI byoyomi, milliseconds, added to the clock of the player to move.
+    pub byoyomi: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Search until `stop`, ignoring the per-move cap.
+    pub infinite: bool,
+    /// Think on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+}
+
+impl Limits {
+    /// Whether the clock (rather than depth/nodes/movetime alone) governs this search.
+    fn has_clock(&self, player: usize) -> bool {
+        self.time.get(player).copied().flatten().is_some()
+    }
+}
+
+/// Settings that shape every search's time use.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeSettings {
+    /// The per-move cap, milliseconds (option `MoveTimeLimit`); 0 means no cap.
+    pub move_time_limit: u64,
+    /// Time lost to I/O per move, milliseconds (option `Move Overhead`).
+    pub move_overhead: u64,
+}
+
+impl Default for TimeSettings {
+    fn default() -> Self {
+        TimeSettings {
+            move_time_limit: 60_000,
+            move_overhead: 30,
+        }
+    }
+}
+
+/// The limits of one search, measured from its start (or from `ponderhit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Do not start a new iteration after this.
+    pub soft: Option<Duration>,
+    /// Stop searching at once after this.
+    pub hard: Option<Duration>,
+}
+
+/// Moves a clock is assumed to have to last when the protocol gives no `movestogo`.
+const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+impl TimeBudget {
+    /// The budget for `player` under `limits`.
+    pub fn new(limits: &Limits, player: usize, settings: TimeSettings) -> TimeBudget {
+        if limits.infinite {
+            return TimeBudget {
+                soft: None,
+                hard: None,
+            };
+        }
+        let overhead = settings.move_overhead;
+        let cap = (settings.move_time_limit > 0)
+            .then(|| settings.move_time_limit.saturating_sub(overhead).max(1));
+        let mut soft: Option<u64> = None;
+        let mut hard: Option<u64> = None;
+        if let Some(movetime) = limits.movetime {
+            let t = movetime.saturating_sub(overhead).max(1);
+            soft = Some(t);
+            hard = Some(t);
+        } else if limits.has_clock(player) || limits.byoyomi.is_some() {
+            let remaining = limits.time.get(player).copied().flatten().unwrap_or(0);
+            let inc = limits.inc.get(player).copied().flatten().unwrap_or(0);
+            let byoyomi = limits.byoyomi.unwrap_or(0);
+            let mtg = limits
+                .movestogo
+                .map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 100) as u64);
+            // Never plan to leave less than the overhead on the clock; byoyomi is spent
+            // afresh every move, so it counts in full.
+            let usable = remaining.saturating_sub(overhead);
+            let target = usable / mtg + inc * 3 / 4 + byoyomi.saturating_sub(overhead);
+            let ceiling =
+                (usable / 2).max(usable.min(inc * 9 / 10)) + byoyomi.saturating_sub(overhead);
+            let ceiling = if mtg == 1 {
+                usable.saturating_sub(usable / 20) + byoyomi.saturating_sub(overhead)
+            } else {
+                ceiling
+            };
+            let ceiling = ceiling.max(1);
+            soft = Some((target * 6 / 10).clamp(1, ceiling));
+            hard = Some((target * 3).clamp(1, ceiling));
+        }
+        if let Some(cap) = cap {
+            soft = Some(soft.map_or(cap, |s| s.min(cap)));
+            hard = Some(hard.map_or(cap, |h| h.min(cap)));
+        }
+        TimeBudget {
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(budget: TimeBudget) -> (Option<u128>, Option<u128>) {
+        (
+            budget.soft.map(|d| d.as_millis()),
+            budget.hard.map(|d| d.as_millis()),
+        )
+    }
+
+    #[test]
+    fn the_cap_beats_a_long_clock() {
+        let mut limits = Limits::default();
+        limits.time[0] = Some(3_600_000);
+        let settings = TimeSettings {
+            move_time_limit: 1500,
+            move_overhead: 30,
+        };
+        let (soft, hard) = ms(TimeBudget::new(&limits, 0, settings));
+        assert!(soft.unwrap() <= 1470 && hard.unwrap() <= 1470);
+    }
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let limits = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        let budget = TimeBudget::new(&limits, 1, TimeSettings::default());
+        assert_eq!(ms(budget), (Some(970), Some(970)));
+    }
+
+    #[test]
+    fn infinite_has_no_limit_and_depth_only_has_the_cap() {
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        assert_eq!(
+            TimeBudget::new(&infinite, 0, TimeSettings::default()),
+            TimeBudget {
+                soft: None,
+                hard: None
+            }
+        );
+        let depth = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let (_, hard) = ms(TimeBudget::new(&depth, 0, TimeSettings::default()));
+        assert_eq!(hard, Some(59_970));
+    }
+
+    #[test]
+    fn the_clock_of_the_mover_is_used_and_never_overdrawn() {
+        let mut limits = Limits::default();
+        limits.time[0] = Some(100);
+        limits.time[1] = Some(600_000);
+        let (soft, hard) = ms(TimeBudget::new(&limits, 0, TimeSettings::default()));
+        assert!(hard.unwrap() <= 35, "hard {hard:?}");
+        assert!(soft.unwrap() <= hard.unwrap());
+        let (_, hard_other) = ms(TimeBudget::new(&limits, 1, TimeSettings::default()));
+        assert!(hard_other.unwrap() > 10_000);
+    }
+}
