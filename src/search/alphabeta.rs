@@ -5,7 +5,7 @@
 //! (a Junqi partner after an elimination, say) is searched without negating the window.
 
 use super::tt::{Bound, score_from_tt, score_to_tt};
-use super::{MAX_PLY, Report, SearchResult, Shared};
+use super::{MAX_PLY, Report, ReportFn, SearchResult, Shared};
 use crate::core::{Evaluator, Game, MATE, MoveList, Outcome, Score, mate_in, mated_in};
 use std::sync::atomic::Ordering;
 
@@ -75,7 +75,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     /// helpers search one ply deeper on odd ids so that the threads spread over depths.
     pub fn iterate(
         &mut self,
-        mut report: Option<&mut dyn FnMut(&Report<G::Move>)>,
+        mut report: Option<&mut ReportFn<'_, G::Move>>,
     ) -> SearchResult<G::Move> {
         let limits = self.shared.limits;
         let max_depth = limits

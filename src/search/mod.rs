@@ -117,6 +117,9 @@ impl<M> Report<M> {
     }
 }
 
+/// The callback that receives the main thread's progress reports.
+pub type ReportFn<'a, M> = dyn FnMut(&Report<M>) + 'a;
+
 /// What a finished search decided.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
@@ -161,7 +164,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
     limits: &Limits,
     params: &SearchParams,
     searchmoves: &[G::Move],
-    report: &mut dyn FnMut(&Report<G::Move>),
+    report: &mut ReportFn<'_, G::Move>,
 ) -> SearchResult<G::Move> {
     tt.new_search();
     let mut moves = MoveList::new();
