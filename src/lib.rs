@@ -4,7 +4,9 @@
 //! (static judgement); the search, perft, bench and the protocol loop are written once
 //! over those traits.
 
+pub mod bench;
 pub mod core;
 pub mod games;
 pub mod perft;
+pub mod protocol;
 pub mod search;

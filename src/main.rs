@@ -1,1 +1,131 @@
-fn main() {}
+//! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
+//! correctness and speed figures. Dispatch only; the work lives in the library.
+
+use clap::{Parser, Subcommand};
+use qiyi::bench::Bench;
+use qiyi::games::GameKind;
+use qiyi::perft::PerftRun;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "qiyi",
+    version,
+    about = "qiyi (棋艺): chess, shogi, Siguo Junqi and FourSquare over UCI/USI/UGI"
+)]
+struct Cli {
+    /// The game to play; without it the first command decides (uci: chess, usi: shogi,
+    /// ugi: foursquare).
+    #[arg(long, value_parser = parse_game)]
+    game: Option<GameKind>,
+    #[command(subcommand)]
+    command: Option<Action>,
+}
+
+#[derive(Subcommand)]
+enum Action {
+    /// Count the leaves of the legal move tree (correctness and move generation speed).
+    Perft {
+        #[arg(long, value_parser = parse_game)]
+        game: GameKind,
+        /// A position in the game's notation; the start position by default.
+        #[arg(long)]
+        position: Option<String>,
+        #[arg(long)]
+        depth: u32,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Fixed-depth search of the bench positions: nodes, time, nodes/second.
+    Bench {
+        /// A game, or `all`.
+        #[arg(long, default_value = "all")]
+        game: String,
+        /// Search depth; each game's default when absent.
+        #[arg(long)]
+        depth: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+}
+
+fn parse_game(name: &str) -> Result<GameKind, String> {
+    GameKind::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+        format!("unknown game '{name}'; one of {}", names.join(", "))
+    })
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        None => {
+            qiyi::protocol::run(cli.game);
+            Ok(())
+        }
+        Some(Action::Perft {
+            game,
+            position,
+            depth,
+            divide,
+            threads,
+        }) => game
+            .dispatch(PerftRun {
+                position,
+                depth,
+                divide,
+                threads,
+            })
+            .map_err(anyhow::Error::msg)
+            .and_then(|r| r.map(|_| ())),
+        Some(Action::Bench {
+            game,
+            depth,
+            threads,
+            hash,
+        }) => bench(&game, depth, threads, hash),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn bench(game: &str, depth: Option<u32>, threads: usize, hash: usize) -> anyhow::Result<()> {
+    let games: Vec<GameKind> = if game == "all" {
+        GameKind::available().collect()
+    } else {
+        vec![parse_game(game).map_err(anyhow::Error::msg)?]
+    };
+    let mut nodes = 0;
+    let mut time = std::time::Duration::ZERO;
+    for kind in games {
+        let totals = kind
+            .dispatch(Bench {
+                depth,
+                threads,
+                hash_mb: hash,
+            })
+            .map_err(anyhow::Error::msg)??;
+        nodes += totals.nodes;
+        time += totals.time;
+    }
+    println!(
+        "bench total: nodes {nodes} time {} ms nps {}",
+        time.as_millis(),
+        (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64
+    );
+    Ok(())
+}

@@ -2,8 +2,10 @@
 //! move generator. Leaves are bulk-counted (depth 1 returns the number of legal moves) and
 //! the root moves are split across threads with rayon.
 
-use crate::core::{Game, MoveList};
+use crate::core::{Evaluator, Game, MoveList};
+use crate::games::{GameKind, WithGame};
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Leaf count of the legal move tree `depth` plies deep.
 pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
@@ -46,5 +48,48 @@ pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(G::Move, u64
             log::warn!("no thread pool ({err}); counting on one thread");
             roots.iter().map(count).collect()
         }
+    }
+}
+
+/// `qiyi perft`: counts from a position given in the game's notation (or the start),
+/// printing the per-move split when asked, then nodes, time and nodes/second.
+pub struct PerftRun {
+    pub position: Option<String>,
+    pub depth: u32,
+    pub divide: bool,
+    pub threads: usize,
+}
+
+impl WithGame for PerftRun {
+    type Output = anyhow::Result<u64>;
+
+    fn run<G: Game, E: Evaluator<G>>(self, kind: GameKind, _eval: E) -> Self::Output {
+        let pos = match &self.position {
+            Some(text) => G::from_notation(text)?,
+            None => G::start_position(),
+        };
+        let start = Instant::now();
+        let counts = divide(&pos, self.depth, self.threads);
+        let time = start.elapsed();
+        let nodes: u64 = if self.depth == 0 {
+            1
+        } else {
+            counts.iter().map(|(_, n)| n).sum()
+        };
+        if self.divide {
+            for (mv, n) in &counts {
+                println!("{}: {n}", G::move_name(*mv));
+            }
+            println!();
+        }
+        println!("Nodes searched: {nodes}");
+        println!(
+            "{kind} perft depth {} threads {}: nodes {nodes} time {} ms nps {}",
+            self.depth,
+            self.threads,
+            time.as_millis(),
+            (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64
+        );
+        Ok(nodes)
     }
 }

@@ -54,6 +54,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn team_of(&self, player: usize) -> usize {
         player
     }
+    /// The player's name in `query turn` answers and diagrams.
+    fn player_name(player: usize) -> String {
+        format!("p{}", player + 1)
+    }
     /// The team of the player to move.
     fn team_to_move(&self) -> usize {
         self.team_of(self.side_to_move())

@@ -1,1 +1,123 @@
-//! The games qiyi plays, each a module of its own.
+//! The games qiyi plays, each a module of its own, and [`GameKind`], the one place that
+//! maps a game's name to its types.
+
+pub mod foursquare;
+
+use crate::core::{Evaluator, Game, OptionKind, OptionSpec};
+use once_cell::sync::Lazy;
+
+/// Every game qiyi knows, whether or not this build can play it yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    Chess,
+    Shogi,
+    Junqi,
+    FourSquare,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Chess,
+        GameKind::Shogi,
+        GameKind::Junqi,
+        GameKind::FourSquare,
+    ];
+
+    /// The name used by `--game` and `setoption name Game`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Chess => "chess",
+            GameKind::Shogi => "shogi",
+            GameKind::Junqi => "junqi",
+            GameKind::FourSquare => "foursquare",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether this build plays the game; the others answer a clear error.
+    pub fn is_available(self) -> bool {
+        matches!(self, GameKind::FourSquare)
+    }
+
+    /// The games this build plays.
+    pub fn available() -> impl Iterator<Item = GameKind> {
+        GameKind::ALL.into_iter().filter(|g| g.is_available())
+    }
+
+    /// The error for a game this build cannot play yet.
+    pub fn unavailable(self) -> String {
+        let names: Vec<&str> = GameKind::available().map(GameKind::name).collect();
+        format!(
+            "{} is not available yet; this build plays {}",
+            self.name(),
+            names.join(", ")
+        )
+    }
+
+    /// Which player a `go` clock token (`wtime` → `w`, `p1inc` → `p1`) belongs to.
+    pub fn clock_owner(self, owner: &str) -> Option<usize> {
+        match (self, owner) {
+            (GameKind::Chess, "w") | (GameKind::Shogi, "b") => Some(0),
+            (GameKind::Chess, "b") | (GameKind::Shogi, "w") => Some(1),
+            (GameKind::FourSquare | GameKind::Junqi, "p1") => Some(0),
+            (GameKind::FourSquare | GameKind::Junqi, "p2") => Some(1),
+            _ => None,
+        }
+    }
+
+    /// The `Game` option as the protocol declares it, with `self` as the current value.
+    pub fn option(self) -> OptionSpec {
+        static VARS: Lazy<Vec<&'static str>> =
+            Lazy::new(|| GameKind::available().map(GameKind::name).collect());
+        OptionSpec {
+            name: "Game",
+            kind: OptionKind::Combo {
+                default: self.name(),
+                vars: VARS.as_slice(),
+            },
+        }
+    }
+
+    /// The bench positions, one per line (`#` starts a comment), built into the binary so
+    /// that `qiyi bench` works from any directory.
+    pub fn bench_positions(self) -> &'static str {
+        match self {
+            GameKind::FourSquare => include_str!("../../bench_positions/foursquare.txt"),
+            _ => "",
+        }
+    }
+
+    /// The depth `qiyi bench` searches by default: a few seconds in all on one core.
+    pub fn bench_depth(self) -> u32 {
+        match self {
+            GameKind::FourSquare => 12,
+            _ => 10,
+        }
+    }
+
+    /// Runs `task` with this game's position and evaluator types: the one place where a
+    /// game's name becomes its types.
+    pub fn dispatch<T: WithGame>(self, task: T) -> Result<T::Output, String> {
+        match self {
+            GameKind::FourSquare => Ok(task.run::<foursquare::Position, _>(self, foursquare::Eval)),
+            _ => Err(self.unavailable()),
+        }
+    }
+}
+
+/// A piece of work generic over the game, for [`GameKind::dispatch`].
+pub trait WithGame {
+    type Output;
+    fn run<G: Game, E: Evaluator<G>>(self, kind: GameKind, eval: E) -> Self::Output;
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

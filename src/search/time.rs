@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 /// What `go` asked for, in protocol-neutral form. Clocks are indexed by player.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Remaining time per player, milliseconds.
     pub time: [Option<u64>; 4],

@@ -1,0 +1,97 @@
+//! `qiyi bench`: a fixed-depth search of every bench position, printing nodes, time and
+//! nodes/second. With one thread the total node count is deterministic, a signature that
+//! changes exactly when the search's behaviour changes.
+
+use crate::core::{Evaluator, Game};
+use crate::games::{GameKind, WithGame};
+use crate::search::{self, Control, Limits, SearchParams, TranspositionTable};
+use std::time::{Duration, Instant};
+
+/// Totals of one bench run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BenchTotals {
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+impl BenchTotals {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Bench settings; `depth` `None` means the game's default.
+pub struct Bench {
+    pub depth: Option<u32>,
+    pub threads: usize,
+    pub hash_mb: usize,
+}
+
+impl WithGame for Bench {
+    type Output = anyhow::Result<BenchTotals>;
+
+    fn run<G: Game, E: Evaluator<G>>(self, kind: GameKind, eval: E) -> Self::Output {
+        let depth = self.depth.unwrap_or(kind.bench_depth());
+        let positions: Vec<&str> = kind
+            .bench_positions()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        let tt = TranspositionTable::new(self.hash_mb);
+        let control = Control::default();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let params = SearchParams {
+            threads: self.threads,
+            multipv: 1,
+            time: search::TimeSettings {
+                move_time_limit: 0,
+                move_overhead: 0,
+            },
+        };
+        let mut totals = BenchTotals::default();
+        for (i, text) in positions.iter().enumerate() {
+            let pos = G::from_notation(text)
+                .map_err(|e| anyhow::anyhow!("bench position {}: {e}", i + 1))?;
+            tt.clear();
+            control.reset(false);
+            let start = Instant::now();
+            let result = search::search(
+                &pos,
+                &eval,
+                &tt,
+                &control,
+                &limits,
+                &params,
+                &[],
+                &mut |_| {},
+            );
+            let time = start.elapsed();
+            totals.nodes += result.nodes;
+            totals.time += time;
+            println!(
+                "{} position {:>2}/{}  nodes {:>10}  time {:>6} ms  nps {:>9}  bestmove {}  score {}  [{}]",
+                kind,
+                i + 1,
+                positions.len(),
+                result.nodes,
+                time.as_millis(),
+                (result.nodes as f64 / time.as_secs_f64().max(1e-9)) as u64,
+                result.best.map_or("(none)".into(), G::move_name),
+                result.score,
+                text
+            );
+        }
+        println!(
+            "{kind} bench depth {depth} threads {}: nodes {} time {} ms nps {}",
+            self.threads,
+            totals.nodes,
+            totals.time.as_millis(),
+            totals.nps()
+        );
+        Ok(totals)
+    }
+}

@@ -1,0 +1,323 @@
+//! The engine facade for one game: it owns the position, the options, the transposition
+//! table and the running job (a search or a perft), and turns protocol-neutral commands
+//! into work. Output goes through [`Output`], one whole line at a time, so the search
+//! thread and the command loop never interleave.
+
+use super::command::{Command, Query, Start};
+use super::dialect::Dialect;
+use super::parse::quote;
+use super::{Output, Session};
+use crate::core::{Evaluator, Game, OptionKind, OptionSpec, Outcome};
+use crate::games::GameKind;
+use crate::perft;
+use crate::search::{self, Control, Limits, Report, SearchParams, TranspositionTable};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Stack for the search thread: deep recursion with on-stack move lists.
+const SEARCH_STACK: usize = 64 << 20;
+
+/// The options every game shares.
+fn engine_options() -> Vec<OptionSpec> {
+    let spin = |name, default, min, max| OptionSpec {
+        name,
+        kind: OptionKind::Spin { default, min, max },
+    };
+    vec![
+        spin("Hash", 16, 1, 65536),
+        spin("Threads", 1, 1, 512),
+        spin("MultiPV", 1, 1, 500),
+        OptionSpec {
+            name: "Ponder",
+            kind: OptionKind::Check { default: false },
+        },
+        spin("Move Overhead", 30, 0, 5000),
+        spin("MoveTimeLimit", 60_000, 1, 3_600_000),
+        OptionSpec {
+            name: "Clear Hash",
+            kind: OptionKind::Button,
+        },
+    ]
+}
+
+/// A game's engine: position, options, table and the job in flight.
+pub struct Engine<G: Game, E: Evaluator<G>> {
+    kind: GameKind,
+    dialect: &'static dyn Dialect,
+    out: Output,
+    eval: Arc<E>,
+    position: G,
+    /// Rule options set so far, re-applied to every new position.
+    rules: Vec<(String, String)>,
+    hash_mb: usize,
+    params: SearchParams,
+    tt: Arc<TranspositionTable>,
+    control: Arc<Control>,
+    job: Option<JoinHandle<()>>,
+}
+
+impl<G: Game, E: Evaluator<G>> Engine<G, E> {
+    pub fn new(kind: GameKind, dialect: &'static dyn Dialect, out: Output, eval: E) -> Self {
+        Engine {
+            kind,
+            dialect,
+            out,
+            eval: Arc::new(eval),
+            position: G::start_position(),
+            rules: Vec::new(),
+            hash_mb: 16,
+            params: SearchParams::default(),
+            tt: Arc::new(TranspositionTable::new(16)),
+            control: Arc::new(Control::default()),
+            job: None,
+        }
+    }
+
+    /// Whether a search or perft is still running; reaps a finished one.
+    fn busy(&mut self) -> bool {
+        if self.job.as_ref().is_some_and(|job| job.is_finished()) {
+            self.wait();
+        }
+        self.job.is_some()
+    }
+
+    /// Stops the running job and waits for it (it prints its own final line).
+    fn stop(&mut self) {
+        self.control.stop();
+        self.wait();
+    }
+
+    fn wait(&mut self) {
+        if let Some(job) = self.job.take()
+            && job.join().is_err()
+        {
+            log::error!("the search thread panicked");
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let name = self.dialect.option_alias(name).unwrap_or(name);
+        let spec = engine_options()
+            .into_iter()
+            .chain(G::rule_options())
+            .find(|spec| spec.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("unknown option {}", quote(name)))?;
+        let value = spec.validate(value)?;
+        let number = || value.parse::<u64>().unwrap_or(0);
+        match spec.name {
+            "Hash" => {
+                let mb = number() as usize;
+                if mb != self.hash_mb {
+                    self.hash_mb = mb;
+                    self.tt = Arc::new(TranspositionTable::new(mb));
+                }
+            }
+            "Threads" => self.params.threads = number() as usize,
+            "MultiPV" => self.params.multipv = number() as usize,
+            "Move Overhead" => self.params.time.move_overhead = number(),
+            "MoveTimeLimit" => self.params.time.move_time_limit = number(),
+            "Clear Hash" => self.tt.clear(),
+            "Ponder" => {}
+            rule => {
+                self.position
+                    .set_rule_option(rule, &value)
+                    .map_err(|e| e.to_string())?;
+                self.rules.retain(|(n, _)| n != rule);
+                self.rules.push((rule.to_string(), value));
+            }
+        }
+        Ok(())
+    }
+
+    fn with_rules(&self, mut pos: G) -> Result<G, String> {
+        for (name, value) in &self.rules {
+            pos.set_rule_option(name, value)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(pos)
+    }
+
+    fn set_position(&mut self, start: Start, moves: &[String]) -> Result<(), String> {
+        let pos = match start {
+            Start::StartPos => G::start_position(),
+            Start::Notation(text) => G::from_notation(&text)
+                .map_err(|e| format!("bad position {}: {e}", quote(&text)))?,
+        };
+        let mut pos = self.with_rules(pos)?;
+        for (i, text) in moves.iter().enumerate() {
+            let mv = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {} ({}): {e}", i + 1, quote(text)))?;
+            pos.make_move(mv);
+        }
+        self.position = pos;
+        Ok(())
+    }
+
+    fn go(&mut self, limits: Limits, searchmoves: &[String]) -> Result<(), String> {
+        let searchmoves = searchmoves
+            .iter()
+            .map(|m| self.position.parse_move(m).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.control.reset(limits.ponder);
+        let pos = self.position.clone();
+        let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
+        let (out, dialect, params) = (self.out.clone(), self.dialect, self.params);
+        self.spawn(move || {
+            let mut report = |r: &Report<G::Move>| out.line(&info_line::<G>(dialect, r));
+            let result = search::search(
+                &pos,
+                &*eval,
+                &tt,
+                &control,
+                &limits,
+                &params,
+                &searchmoves,
+                &mut report,
+            );
+            let best = result.best.map(G::move_name);
+            let ponder = result.ponder.map(G::move_name);
+            out.line(&dialect.bestmove(best.as_deref(), ponder.as_deref()));
+        })
+    }
+
+    fn perft(&mut self, depth: u32) -> Result<(), String> {
+        let pos = self.position.clone();
+        let (out, threads) = (self.out.clone(), self.params.threads);
+        self.spawn(move || {
+            let start = Instant::now();
+            let counts = perft::divide(&pos, depth, threads);
+            let mut lines: Vec<String> = counts
+                .iter()
+                .map(|(mv, n)| format!("{}: {n}", G::move_name(*mv)))
+                .collect();
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                counts.iter().map(|(_, n)| n).sum()
+            };
+            lines.push(String::new());
+            lines.push(format!("Nodes searched: {total}"));
+            lines.push(String::new());
+            out.lines(&lines);
+            let seconds = start.elapsed().as_secs_f64();
+            log::info!(
+                "perft {depth}: {total} nodes in {seconds:.3} s, {:.0} nodes/s",
+                total as f64 / seconds.max(1e-9)
+            );
+        })
+    }
+
+    fn spawn(&mut self, work: impl FnOnce() + Send + 'static) -> Result<(), String> {
+        let job = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(work)
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.job = Some(job);
+        Ok(())
+    }
+
+    fn answer(&self, query: Query) -> String {
+        let result = self.position.result();
+        let word = match query {
+            Query::GameOver => result.is_some().to_string(),
+            Query::P1Turn => (self.position.side_to_move() == 0).to_string(),
+            Query::Result => match result {
+                None => "none".into(),
+                Some(Outcome::Draw) => "draw".into(),
+                Some(Outcome::Win(team)) => format!("p{}win", team + 1),
+            },
+            Query::Turn => G::player_name(self.position.side_to_move()),
+        };
+        format!("response {word}")
+    }
+}
+
+/// One `info` line, in the order Stockfish prints its fields.
+fn info_line<G: Game>(dialect: &dyn Dialect, r: &Report<G::Move>) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
+        r.depth,
+        r.seldepth,
+        r.multipv,
+        dialect.score(r.score, r.bound),
+        r.nodes,
+        r.nps(),
+        r.hashfull,
+        r.time.as_millis()
+    );
+    if !r.pv.is_empty() {
+        line.push_str(" pv");
+        for &mv in &r.pv {
+            line.push(' ');
+            line.push_str(&G::move_name(mv));
+        }
+    }
+    line
+}
+
+impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
+    fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    fn set_dialect(&mut self, dialect: &'static dyn Dialect) {
+        self.dialect = dialect;
+    }
+
+    fn options(&self) -> Vec<OptionSpec> {
+        engine_options()
+            .into_iter()
+            .chain(G::rule_options())
+            .collect()
+    }
+
+    fn handle(&mut self, command: Command) -> Result<(), String> {
+        // Commands that change the engine's state wait for a running job to end first.
+        let changes_state = matches!(
+            command,
+            Command::SetOption { .. }
+                | Command::NewGame
+                | Command::Position { .. }
+                | Command::GameOver
+        );
+        if changes_state {
+            self.stop();
+        }
+        match command {
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, &value)?,
+            Command::NewGame => {
+                self.tt.clear();
+                self.position = self.with_rules(G::start_position())?;
+            }
+            Command::Position { start, moves } => self.set_position(start, &moves)?,
+            Command::Go { .. } | Command::Perft { .. } if self.busy() => {
+                return Err("a search is already running; send stop first".into());
+            }
+            Command::Go {
+                limits,
+                searchmoves,
+            } => self.go(limits, &searchmoves)?,
+            Command::Perft { depth } => self.perft(depth)?,
+            Command::Stop | Command::GameOver | Command::Quit => self.stop(),
+            Command::PonderHit => self.control.ponderhit(),
+            Command::Query(query) => self.out.line(&self.answer(query)),
+            Command::Display => {
+                let text = self.position.display();
+                self.out
+                    .lines(&text.lines().map(str::to_string).collect::<Vec<_>>());
+            }
+            Command::Hello(_) => {}
+        }
+        Ok(())
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Drop for Engine<G, E> {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

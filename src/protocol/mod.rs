@@ -1,0 +1,321 @@
+//! The one command loop behind UCI, USI and UGI.
+//!
+//! Input is read on its own thread and handed over line by line, so `stop`, `isready` and
+//! `quit` are answered while a search runs. Each line becomes a [`Command`] first; bad input
+//! gets one `info string error: ...` line and changes nothing. The first handshake (`uci`,
+//! `usi`, `ugi`) picks the dialect and, unless `--game` or `setoption name Game` did, the
+//! game.
+
+mod command;
+mod dialect;
+mod engine;
+mod parse;
+
+pub use command::{Command, Query, Start};
+pub use dialect::{DIALECTS, Dialect, Uci, Ugi, Usi};
+pub use engine::Engine;
+pub use parse::{ParseError, parse, quote};
+
+use crate::core::{Evaluator, Game, OptionSpec};
+use crate::games::{GameKind, WithGame};
+use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+/// Lines longer than this are answered with an error instead of being buffered whole.
+const MAX_LINE: usize = 1 << 20;
+/// Error lines are cut to this many characters, whatever input they quote.
+const MAX_ERROR: usize = 240;
+
+/// The protocol's output: whole lines, flushed at once, from any thread.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(sink: Box<dyn Write + Send>) -> Self {
+        Output(Arc::new(Mutex::new(sink)))
+    }
+
+    pub fn stdout() -> Self {
+        Output::new(Box::new(std::io::stdout()))
+    }
+
+    pub fn line(&self, text: &str) {
+        self.lines(std::slice::from_ref(&text.to_string()));
+    }
+
+    /// Several lines written together, so no other thread's line lands in between.
+    pub fn lines(&self, texts: &[String]) {
+        let mut sink = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for text in texts {
+            log::debug!(">> {text}");
+            // A closed stdout means the GUI is gone; the read side will see EOF and quit.
+            let _ = writeln!(sink, "{text}");
+        }
+        let _ = sink.flush();
+    }
+
+    /// The one form every rejected command gets.
+    pub fn error(&self, message: &str) {
+        let mut message: String = message
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .take(MAX_ERROR + 1)
+            .collect();
+        if message.chars().count() > MAX_ERROR {
+            message = message.chars().take(MAX_ERROR).collect::<String>() + "...";
+        }
+        self.line(&format!("info string error: {message}"));
+    }
+}
+
+/// A game's engine as the command loop sees it.
+pub trait Session: Send {
+    fn kind(&self) -> GameKind;
+    fn set_dialect(&mut self, dialect: &'static dyn Dialect);
+    /// Every option the engine declares after the handshake (besides `Game`).
+    fn options(&self) -> Vec<OptionSpec>;
+    /// Runs one command; `Err` is reported as `info string error` and changed nothing.
+    fn handle(&mut self, command: Command) -> Result<(), String>;
+}
+
+/// Builds the engine for a game, through [`GameKind::dispatch`].
+struct NewSession {
+    dialect: &'static dyn Dialect,
+    out: Output,
+}
+
+impl WithGame for NewSession {
+    type Output = Box<dyn Session>;
+    fn run<G: Game, E: Evaluator<G>>(self, kind: GameKind, eval: E) -> Box<dyn Session> {
+        Box::new(Engine::<G, E>::new(kind, self.dialect, self.out, eval))
+    }
+}
+
+/// The dialect a game speaks when no handshake said otherwise.
+fn default_dialect(kind: GameKind) -> &'static dyn Dialect {
+    DIALECTS
+        .iter()
+        .copied()
+        .find(|d| d.game() == kind)
+        .unwrap_or(&Ugi)
+}
+
+/// The command loop's state.
+struct Loop {
+    out: Output,
+    /// The game chosen so far (by `--game`, a handshake or `setoption name Game`).
+    game: Option<GameKind>,
+    /// Whether `--game` or `setoption name Game` chose it, so a handshake must not.
+    game_fixed: bool,
+    dialect: Option<&'static dyn Dialect>,
+    session: Option<Box<dyn Session>>,
+}
+
+impl Loop {
+    fn kind(&self) -> GameKind {
+        self.game.unwrap_or(GameKind::FourSquare)
+    }
+
+    /// Creates the session for the chosen game if there is none yet.
+    fn session(&mut self) -> Result<&mut Box<dyn Session>, String> {
+        if self.session.is_none() {
+            let kind = self
+                .game
+                .ok_or("no game selected: send uci, usi or ugi first (or start with --game)")?;
+            let dialect = self.dialect.unwrap_or_else(|| default_dialect(kind));
+            let out = self.out.clone();
+            self.session = Some(kind.dispatch(NewSession { dialect, out })?);
+        }
+        Ok(self.session.as_mut().expect("session created above"))
+    }
+
+    fn hello(&mut self, dialect: &'static dyn Dialect) {
+        self.dialect = Some(dialect);
+        if !self.game_fixed && self.game != Some(dialect.game()) {
+            self.game = Some(dialect.game());
+            self.session = None;
+        }
+        let kind = self.game.unwrap_or(dialect.game());
+        let mut lines = vec![
+            format!("id name qiyi {}", env!("CARGO_PKG_VERSION")),
+            "id author the qiyi developers".to_string(),
+        ];
+        lines.push(kind.option().to_string());
+        match self.session() {
+            Ok(session) => {
+                session.set_dialect(dialect);
+                lines.extend(session.options().iter().map(ToString::to_string));
+            }
+            Err(message) => self.out.error(&message),
+        }
+        lines.push(dialect.hello_ok().to_string());
+        self.out.lines(&lines);
+    }
+
+    fn set_game(&mut self, value: &str) -> Result<(), String> {
+        let kind = GameKind::from_name(value).ok_or_else(|| {
+            let names: Vec<&str> = GameKind::available().map(GameKind::name).collect();
+            format!(
+                "unknown game {}; choose one of {}",
+                quote(value),
+                names.join(", ")
+            )
+        })?;
+        if !kind.is_available() {
+            return Err(kind.unavailable());
+        }
+        self.game_fixed = true;
+        if self.session.as_ref().is_some_and(|s| s.kind() == kind) {
+            return Ok(());
+        }
+        self.game = Some(kind);
+        // Dropping the old engine stops its search.
+        self.session = None;
+        self.session().map(|_| ())
+    }
+
+    /// Runs one command; `false` once the loop should end.
+    fn execute(&mut self, command: Command) -> Result<bool, String> {
+        match command {
+            Command::Hello(dialect) => self.hello(dialect),
+            Command::SetOption { name, value } if name.eq_ignore_ascii_case("game") => {
+                self.set_game(&value)?
+            }
+            Command::Quit => {
+                if let Some(mut session) = self.session.take() {
+                    session.handle(Command::Quit)?;
+                }
+                return Ok(false);
+            }
+            Command::IsReady if self.session.is_none() && self.game.is_none() => {
+                self.out.line("readyok")
+            }
+            command => self.session()?.handle(command)?,
+        }
+        Ok(true)
+    }
+}
+
+/// Reads stdin on its own thread; `None` marks the end of input.
+fn spawn_reader() -> mpsc::Receiver<Option<Result<String, String>>> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            loop {
+                let line = read_line(&mut input);
+                let end = line.is_none();
+                if sender.send(line).is_err() || end {
+                    break;
+                }
+            }
+        })
+        .expect("the stdin thread starts");
+    receiver
+}
+
+/// One line of input, lossily decoded (binary junk becomes replacement characters) and
+/// bounded in length. `None` at the end of input.
+fn read_line(input: &mut impl BufRead) -> Option<Result<String, String>> {
+    let mut bytes = Vec::new();
+    let mut too_long = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if buffer.is_empty() {
+            if bytes.is_empty() && !too_long {
+                return None;
+            }
+            break;
+        }
+        let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buffer[..=i], true),
+            None => (buffer, false),
+        };
+        let used = chunk.len();
+        if bytes.len() + used <= MAX_LINE {
+            bytes.extend_from_slice(chunk);
+        } else {
+            too_long = true;
+        }
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if too_long {
+        return Some(Err(format!(
+            "input line longer than {MAX_LINE} bytes ignored"
+        )));
+    }
+    Some(Ok(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Runs the protocol loop on stdin/stdout until `quit` or the end of input.
+pub fn run(game: Option<GameKind>) {
+    let out = Output::stdout();
+    let input = spawn_reader();
+    let mut state = Loop {
+        out: out.clone(),
+        game,
+        game_fixed: game.is_some(),
+        dialect: None,
+        session: None,
+    };
+    if game.is_some()
+        && let Err(message) = state.session()
+    {
+        log::error!("{message}");
+        out.error(&message);
+        state.game = None;
+        state.game_fixed = false;
+    }
+    while let Ok(Some(line)) = input.recv() {
+        let line = match line {
+            Ok(line) => line,
+            Err(message) => {
+                out.error(&message);
+                continue;
+            }
+        };
+        log::debug!("<< {}", line.trim_end());
+        let command = match parse(&line, state.kind()) {
+            Ok(Some(command)) => command,
+            Ok(None) => continue,
+            Err(e) => {
+                out.error(&e.0);
+                continue;
+            }
+        };
+        match state.execute(command) {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(message) => out.error(&message),
+        }
+    }
+    // End of input: stop any search before leaving.
+    let _ = state.execute(Command::Quit);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_bounded_and_junk_decoded() {
+        let mut data = vec![b'x'; MAX_LINE + 10];
+        data.extend_from_slice(b"\n\xff\xfeisready\nlast");
+        let mut input = std::io::Cursor::new(data);
+        assert!(matches!(read_line(&mut input), Some(Err(_))));
+        let junk = read_line(&mut input).unwrap().unwrap();
+        assert!(junk.ends_with("isready\n"));
+        assert_eq!(read_line(&mut input).unwrap().unwrap(), "last");
+        assert!(read_line(&mut input).is_none());
+    }
+}

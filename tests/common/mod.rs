@@ -1,0 +1,139 @@
+//! Drives the real `qiyi` binary over stdin/stdout, as a GUI or match runner would.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    pub fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("qiyi starts");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Closes stdin (end of input).
+    pub fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, or `None` after `timeout`.
+    pub fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first that starts with `prefix`; panics after `timeout`.
+    pub fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next_line(left) {
+                Some(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                None => panic!("no '{prefix}' within {timeout:?}; saw {seen:#?}"),
+            }
+        }
+    }
+
+    /// Sends `line` and returns the answer line that starts with `prefix`.
+    pub fn ask(&mut self, line: &str, prefix: &str) -> String {
+        self.send(line);
+        self.until(prefix, Duration::from_secs(10)).pop().unwrap()
+    }
+
+    /// `ugi` handshake plus `isready`.
+    pub fn ugi() -> Engine {
+        let mut engine = Engine::start(&[]);
+        engine.send("ugi");
+        engine.until("ugiok", Duration::from_secs(10));
+        engine.ask("isready", "readyok");
+        engine
+    }
+
+    /// The legal moves of the current position, from `go perft 1`.
+    pub fn legal_moves(&mut self) -> Vec<String> {
+        self.send("go perft 1");
+        let lines = self.until("Nodes searched", Duration::from_secs(10));
+        lines
+            .iter()
+            .filter_map(|l| l.split_once(": ").map(|(mv, _)| mv.to_string()))
+            .filter(|mv| mv != "Nodes searched")
+            .collect()
+    }
+
+    /// The position's FSN as `d` prints it.
+    pub fn fsn(&mut self) -> String {
+        self.send("d");
+        let line = self.until("FSN: ", Duration::from_secs(10)).pop().unwrap();
+        line["FSN: ".len()..].to_string()
+    }
+
+    /// Waits for the process to exit; `false` if it has not after `timeout`.
+    pub fn exits_within(&mut self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
