@@ -27,21 +27,46 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
 }
 
 /// Per-root-move counts, in move generation order, counted on `threads` threads.
+///
+/// With threads, the work is split two plies deep (each root move's replies are counted
+/// in parallel too), so that a few root moves with very different subtrees still keep
+/// every core busy.
 pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(G::Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
     let roots: Vec<G::Move> = moves.to_vec();
-    if depth == 0 {
-        return Vec::new();
+    if threads <= 1 {
+        return roots
+            .iter()
+            .map(|&mv| {
+                let mut child = pos.clone();
+                child.make_move(mv);
+                (mv, perft(&mut child, depth - 1))
+            })
+            .collect();
     }
     let count = |&mv: &G::Move| {
         let mut child = pos.clone();
         child.make_move(mv);
-        (mv, perft(&mut child, depth - 1))
+        if depth < 3 {
+            return (mv, perft(&mut child, depth - 1));
+        }
+        let mut replies = MoveList::new();
+        child.legal_moves(&mut replies);
+        let nodes = replies
+            .to_vec()
+            .par_iter()
+            .map(|&reply| {
+                let mut grandchild = child.clone();
+                grandchild.make_move(reply);
+                perft(&mut grandchild, depth - 2)
+            })
+            .sum();
+        (mv, nodes)
     };
-    if threads <= 1 {
-        return roots.iter().map(count).collect();
-    }
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(|| roots.par_iter().map(count).collect()),
         Err(err) => {

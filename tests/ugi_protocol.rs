@@ -184,7 +184,11 @@ fn infinite_waits_for_stop_and_isready_is_answered_meanwhile() {
         !lines.iter().any(|l| l.starts_with("bestmove")),
         "{lines:#?}"
     );
-    // Nothing ends an infinite search but stop.
+    // Nothing ends an infinite search but stop; rejected commands leave it running.
+    engine.send("setoption name Hash value 0");
+    engine.send("position fen nonsense b");
+    let errors = engine.until("info string error", 5 * SECOND);
+    assert!(!errors.iter().any(|l| l.starts_with("bestmove")));
     std::thread::sleep(Duration::from_millis(700));
     while let Some(line) = engine.next_line(Duration::from_millis(10)) {
         assert!(!line.starts_with("bestmove"), "bestmove before stop");

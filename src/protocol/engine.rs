@@ -12,6 +12,7 @@ use crate::games::GameKind;
 use crate::perft;
 use crate::search::{self, Control, Limits, Report, SearchParams, TranspositionTable};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -55,6 +56,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     job: Option<JoinHandle<()>>,
+    /// Set by the job just before it prints its final answer.
+    answered: Arc<AtomicBool>,
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
@@ -71,12 +74,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             tt: Arc::new(TranspositionTable::new(16)),
             control: Arc::new(Control::default()),
             job: None,
+            answered: Arc::new(AtomicBool::new(false)),
         }
     }
 
-    /// Whether a search or perft is still running; reaps a finished one.
+    /// Whether a search or perft is still running; reaps one that has answered.
     fn busy(&mut self) -> bool {
-        if self.job.as_ref().is_some_and(|job| job.is_finished()) {
+        if self.answered.load(Ordering::SeqCst) {
             self.wait();
         }
         self.job.is_some()
@@ -105,6 +109,18 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             .ok_or_else(|| format!("unknown option {}", quote(name)))?;
         let value = spec.validate(value)?;
         let number = || value.parse::<u64>().unwrap_or(0);
+        let rule_position = match spec.name {
+            "Hash" | "Threads" | "MultiPV" | "Move Overhead" | "MoveTimeLimit" | "Clear Hash"
+            | "Ponder" => None,
+            rule => {
+                let mut pos = self.position.clone();
+                pos.set_rule_option(rule, &value)
+                    .map_err(|e| e.to_string())?;
+                Some(pos)
+            }
+        };
+        // Valid: only now may the running search be disturbed.
+        self.stop();
         match spec.name {
             "Hash" => {
                 let mb = number() as usize;
@@ -120,9 +136,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             "Clear Hash" => self.tt.clear(),
             "Ponder" => {}
             rule => {
-                self.position
-                    .set_rule_option(rule, &value)
-                    .map_err(|e| e.to_string())?;
+                self.position = rule_position.expect("rule options made a position above");
                 self.rules.retain(|(n, _)| n != rule);
                 self.rules.push((rule.to_string(), value));
             }
@@ -151,6 +165,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 .map_err(|e| format!("move {} ({}): {e}", i + 1, quote(text)))?;
             pos.make_move(mv);
         }
+        self.stop();
         self.position = pos;
         Ok(())
     }
@@ -178,13 +193,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             );
             let best = result.best.map(G::move_name);
             let ponder = result.ponder.map(G::move_name);
-            out.line(&dialect.bestmove(best.as_deref(), ponder.as_deref()));
+            vec![dialect.bestmove(best.as_deref(), ponder.as_deref())]
         })
     }
 
     fn perft(&mut self, depth: u32) -> Result<(), String> {
         let pos = self.position.clone();
-        let (out, threads) = (self.out.clone(), self.params.threads);
+        let threads = self.params.threads;
         self.spawn(move || {
             let start = Instant::now();
             let counts = perft::divide(&pos, depth, threads);
@@ -200,20 +215,30 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             lines.push(String::new());
             lines.push(format!("Nodes searched: {total}"));
             lines.push(String::new());
-            out.lines(&lines);
             let seconds = start.elapsed().as_secs_f64();
             log::info!(
                 "perft {depth}: {total} nodes in {seconds:.3} s, {:.0} nodes/s",
                 total as f64 / seconds.max(1e-9)
             );
+            lines
         })
     }
 
-    fn spawn(&mut self, work: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    /// Runs a job on its own thread. The job's final lines (`bestmove`, `Nodes searched`)
+    /// are printed after it is marked answered, so a client that reacts to them at once
+    /// never finds the engine busy.
+    fn spawn(&mut self, work: impl FnOnce() -> Vec<String> + Send + 'static) -> Result<(), String> {
+        let answered = Arc::new(AtomicBool::new(false));
+        self.answered = answered.clone();
+        let out = self.out.clone();
         let job = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK)
-            .spawn(work)
+            .spawn(move || {
+                let lines = work();
+                answered.store(true, Ordering::SeqCst);
+                out.lines(&lines);
+            })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.job = Some(job);
         Ok(())
@@ -275,21 +300,13 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
     }
 
     fn handle(&mut self, command: Command) -> Result<(), String> {
-        // Commands that change the engine's state wait for a running job to end first.
-        let changes_state = matches!(
-            command,
-            Command::SetOption { .. }
-                | Command::NewGame
-                | Command::Position { .. }
-                | Command::GameOver
-        );
-        if changes_state {
-            self.stop();
-        }
+        // Commands that change the engine's state end a running job first, once they are
+        // known to be valid.
         match command {
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, &value)?,
             Command::NewGame => {
+                self.stop();
                 self.tt.clear();
                 self.position = self.with_rules(G::start_position())?;
             }
