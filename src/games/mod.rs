@@ -1,1 +1,3 @@
 //! The games qiyi plays, each a module of its own.
+
+pub mod foursquare;
