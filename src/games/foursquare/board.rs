@@ -13,8 +13,10 @@ pub const BLACK: usize = 0;
 /// Player index of White (UGI's player 2).
 pub const WHITE: usize = 1;
 
-/// The points of file a (bits 0, 4, 8, 12); shifted left by `file` for any other file.
+/// The points of file a (bits 0, 4, 8, 12), and of file d: the edges a sideways shift
+/// of a bitboard must not wrap across.
 const FILE_A: u16 = 0x1111;
+const FILE_D: u16 = FILE_A << 3;
 
 /// A step to an adjacent empty point, with the piece it captures.
 ///
@@ -67,134 +69,186 @@ pub(super) fn parse_square(text: &[u8]) -> Option<u8> {
     }
 }
 
-/// `NEIGHBOURS[sq]`: the points one step up, down, left or right of `sq` — every square a
-/// piece on `sq` may step to when it is empty.
-static NEIGHBOURS: [u16; 16] = neighbours();
+/// The capture patterns in the rules' priority order, as offsets from the moved piece's
+/// square p to the friendly piece and to the captured enemy (+1 = +file, +4 = +rank):
+/// along the rank A towards +, A towards −, B with the enemy at +, B with the enemy at −,
+/// then the same four along the file.
+const PATTERNS: [(i8, i8); 8] = [
+    (1, 2),
+    (-1, -2),
+    (-1, 1),
+    (1, -1),
+    (4, 8),
+    (-4, -8),
+    (-4, 4),
+    (4, -4),
+];
 
-const fn neighbours() -> [u16; 16] {
-    let mut table = [0u16; 16];
-    let mut sq = 0;
-    while sq < 16 {
-        let (file, rank) = (sq % 4, sq / 4);
-        let mut bits = 0u16;
-        if file > 0 {
-            bits |= 1 << (sq - 1);
-        }
-        if file < 3 {
-            bits |= 1 << (sq + 1);
-        }
-        if rank > 0 {
-            bits |= 1 << (sq - 4);
-        }
-        if rank < 3 {
-            bits |= 1 << (sq + 4);
-        }
-        table[sq] = bits;
-        sq += 1;
-    }
-    table
-}
-
-/// `LINE_CAPTURE[p][own << 4 | enemy]`: on one line of four points (a rank read by file, or
-/// a file read by rank), with the moved piece at index `p` and the mover's and the enemy's
-/// pieces as 4-bit masks along the line, the index of the enemy piece captured, or
-/// `Move::NO_CAPTURE`.
-///
-/// Ranks and files are both lines of four points, so one 1 KiB table serves both axes and
-/// the capture test is two lookups instead of up to eight pattern checks.
-static LINE_CAPTURE: [[u8; 256]; 4] = line_capture();
-
-const fn line_capture() -> [[u8; 256]; 4] {
-    let mut table = [[Move::NO_CAPTURE; 256]; 4];
-    let mut p = 0;
-    while p < 4 {
-        let mut index = 0;
-        while index < 256 {
-            table[p][index] = first_line_capture(p, (index >> 4) as u8, (index & 15) as u8);
-            index += 1;
-        }
-        p += 1;
-    }
-    table
-}
-
-/// The rules' order within one axis: pattern A towards +, A towards −, B with the enemy
-/// at +, B with the enemy at −. The first match is the capture.
-const fn first_line_capture(p: usize, own: u8, enemy: u8) -> u8 {
-    const fn on(mask: u8, i: usize) -> bool {
-        mask >> i & 1 == 1
-    }
-    // A, d = +: moved at p, own at p+1, enemy at p+2.
-    if p + 2 < 4 && on(own, p + 1) && on(enemy, p + 2) {
-        return (p + 2) as u8;
-    }
-    // A, d = −: moved at p, own at p−1, enemy at p−2.
-    if p >= 2 && on(own, p - 1) && on(enemy, p - 2) {
-        return (p - 2) as u8;
-    }
-    // B, enemy at +: own at p−1, moved at p, enemy at p+1.
-    if p >= 1 && p + 1 < 4 && on(own, p - 1) && on(enemy, p + 1) {
-        return (p + 1) as u8;
-    }
-    // B, enemy at −: own at p+1, moved at p, enemy at p−1.
-    if p >= 1 && p + 1 < 4 && on(own, p + 1) && on(enemy, p - 1) {
-        return (p - 1) as u8;
-    }
-    Move::NO_CAPTURE
-}
-
-/// The four points of `file` as a 4-bit mask indexed by rank. The multiplication moves the
-/// bits at 0, 4, 8, 12 to 12, 13, 14, 15; its other partial products land on distinct bits
-/// outside 12..16, so nothing carries into the result.
-#[inline]
-fn file_bits(bb: u16, file: u32) -> usize {
-    let spread = u32::from((bb >> file) & FILE_A);
-    (spread.wrapping_mul(0x1248) >> 12 & 15) as usize
-}
-
-/// The four points of `rank` as a 4-bit mask indexed by file.
-#[inline]
-fn rank_bits(bb: u16, rank: u32) -> usize {
-    usize::from(bb >> (rank * 4) & 15)
-}
-
-/// The piece captured by a piece that has just stepped to `to`: `own` already holds it on
-/// `to`, `enemy` is the other side. Ranks are checked before files (horizontal beats
-/// vertical), each in the order of [`first_line_capture`].
-#[inline]
-fn capture_after(own: u16, enemy: u16, to: u8) -> u8 {
-    let (file, rank) = (u32::from(to & 3), u32::from(to >> 2));
-    let along_rank =
-        LINE_CAPTURE[file as usize][rank_bits(own, rank) << 4 | rank_bits(enemy, rank)];
-    if along_rank != Move::NO_CAPTURE {
-        return (rank * 4) as u8 + along_rank;
-    }
-    let along_file =
-        LINE_CAPTURE[rank as usize][file_bits(own, file) << 4 | file_bits(enemy, file)];
-    if along_file != Move::NO_CAPTURE {
-        return along_file * 4 + file as u8;
-    }
-    Move::NO_CAPTURE
-}
-
-/// Calls `f` with every step of `own`'s pieces, capture included, in order of from-square
-/// then to-square. Shared by move generation and the evaluation's threat count so that
-/// both always agree with the rules.
+/// Bit p is set when the point `offset` from p — along p's rank for |offset| < 4, along
+/// its file for ±4 and ±8 — is on the board and set in `bb`. Shifting the whole bitboard
+/// answers the question for all sixteen p at once; the masks stop sideways shifts from
+/// wrapping onto the next rank.
 #[inline(always)]
-fn for_each_move(own: u16, enemy: u16, mut f: impl FnMut(Move)) {
-    let empty = !(own | enemy);
-    let mut pieces = own;
-    while pieces != 0 {
-        let from = pieces.trailing_zeros() as u8;
-        pieces &= pieces - 1;
-        let others = own ^ 1 << from;
-        let mut targets = NEIGHBOURS[from as usize] & empty;
-        while targets != 0 {
-            let to = targets.trailing_zeros() as u8;
-            targets &= targets - 1;
-            let capture = capture_after(others | 1 << to, enemy, to);
-            f(Move { from, to, capture });
+pub(super) const fn toward(bb: u16, offset: i8) -> u16 {
+    match offset {
+        1 => bb >> 1 & !FILE_D,
+        2 => bb >> 2 & (FILE_A | FILE_A << 1),
+        -1 => bb << 1 & !FILE_A,
+        -2 => bb << 2 & (FILE_A << 2 | FILE_D),
+        4 => bb >> 4,
+        8 => bb >> 8,
+        -4 => bb << 4,
+        -8 => bb << 8,
+        _ => 0,
+    }
+}
+
+/// Whether `bb` holds at most one piece; cheaper than counting, see [`lane_counts`].
+#[inline(always)]
+fn at_most_one(bb: u16) -> bool {
+    bb & bb.wrapping_sub(1) == 0
+}
+
+/// Four bitboards side by side, `a` in the low 16 bits, for [`lane_counts`].
+#[inline(always)]
+pub(super) fn pack(a: u16, b: u16, c: u16, d: u16) -> u64 {
+    u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48
+}
+
+/// The number of set bits in each 16-bit lane of `x`, left in its lane. The build targets
+/// x86-64 without the POPCNT instruction, where `count_ones` costs a dozen instructions
+/// per call; this SWAR count does four bitboards for the price of one.
+#[inline(always)]
+pub(super) fn lane_counts(x: u64) -> u64 {
+    let x = x - (x >> 1 & 0x5555_5555_5555_5555);
+    let x = (x & 0x3333_3333_3333_3333) + (x >> 2 & 0x3333_3333_3333_3333);
+    let x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    (x + (x >> 8)) & 0x00FF_00FF_00FF_00FF
+}
+
+/// One side's steps on one board, with the capture patterns matched for all of them at
+/// once.
+///
+/// `matches[i]` holds the squares p where pattern i would capture with the mover on p,
+/// judged on the board before the move. Only one point differs after a step by `d`: the
+/// origin p−d, now empty. A pattern that needs a friend there cannot match and is left
+/// out for that step; one that needs an enemy there never matched, since the origin held
+/// the mover's own piece.
+struct Steps {
+    own: u16,
+    empty: u16,
+    matches: [u16; 8],
+}
+
+impl Steps {
+    #[inline(always)]
+    fn new(own: u16, enemy: u16) -> Self {
+        // Indexed by constants rather than mapped over PATTERNS so that every shift folds
+        // to a constant.
+        let pattern = |i: usize| toward(own, PATTERNS[i].0) & toward(enemy, PATTERNS[i].1);
+        Steps {
+            own,
+            empty: !(own | enemy),
+            matches: [
+                pattern(0),
+                pattern(1),
+                pattern(2),
+                pattern(3),
+                pattern(4),
+                pattern(5),
+                pattern(6),
+                pattern(7),
+            ],
         }
+    }
+
+    /// The empty points a piece reaches by a step of `STEP`.
+    #[inline(always)]
+    fn targets<const STEP: i8>(&self) -> u16 {
+        toward(self.own, -STEP) & self.empty
+    }
+
+    /// The points where a step of `STEP` would capture, if a piece can get there; the
+    /// loop unrolls to a few ORs.
+    #[inline(always)]
+    fn capturing<const STEP: i8>(&self) -> u16 {
+        let mut capturing = 0;
+        for (i, &(friend, _)) in PATTERNS.iter().enumerate() {
+            if friend != -STEP {
+                capturing |= self.matches[i];
+            }
+        }
+        capturing
+    }
+
+    /// The square captured by the step of `STEP` to `to`, a point of `capturing`: the
+    /// first pattern in the rules' order that matches.
+    #[inline(always)]
+    fn victim<const STEP: i8>(&self, to: i8) -> u8 {
+        for (i, &(friend, victim)) in PATTERNS.iter().enumerate() {
+            if friend != -STEP && self.matches[i] >> to & 1 != 0 {
+                return (to + victim) as u8;
+            }
+        }
+        Move::NO_CAPTURE
+    }
+
+    /// Calls `f` with every step: up, down, right, then left steps, each by ascending
+    /// target.
+    #[inline(always)]
+    fn for_each(&self, mut f: impl FnMut(Move)) {
+        self.for_each_by::<4>(&mut f);
+        self.for_each_by::<-4>(&mut f);
+        self.for_each_by::<1>(&mut f);
+        self.for_each_by::<-1>(&mut f);
+    }
+
+    #[inline(always)]
+    fn for_each_by<const STEP: i8>(&self, f: &mut impl FnMut(Move)) {
+        let capturing = self.capturing::<STEP>();
+        let mut targets = self.targets::<STEP>();
+        while targets != 0 {
+            let to = targets.trailing_zeros() as i8;
+            targets &= targets - 1;
+            let capture = if capturing >> to & 1 != 0 {
+                self.victim::<STEP>(to)
+            } else {
+                Move::NO_CAPTURE
+            };
+            f(Move {
+                from: (to - STEP) as u8,
+                to: to as u8,
+                capture,
+            });
+        }
+    }
+
+    /// How many steps there are, and the enemy pieces they capture: the evaluation's
+    /// mobility and threats, without visiting the quiet steps one by one.
+    fn count_and_victims(&self) -> (u32, u16) {
+        let (up, down) = (self.targets::<4>(), self.targets::<-4>());
+        let (right, left) = (self.targets::<1>(), self.targets::<-1>());
+        let counts = lane_counts(pack(up, down, right, left));
+        // Multiplying by 1 in every lane sums the four lanes into the top one.
+        let count = (counts.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+        let victims = self.victims_by::<4>(up)
+            | self.victims_by::<-4>(down)
+            | self.victims_by::<1>(right)
+            | self.victims_by::<-1>(left);
+        (count, victims)
+    }
+
+    /// The enemy pieces captured by steps of `STEP` to `targets`.
+    #[inline(always)]
+    fn victims_by<const STEP: i8>(&self, targets: u16) -> u16 {
+        let mut capturing = targets & self.capturing::<STEP>();
+        let mut victims = 0;
+        while capturing != 0 {
+            let to = capturing.trailing_zeros() as i8;
+            capturing &= capturing - 1;
+            victims |= 1 << self.victim::<STEP>(to);
+        }
+        victims
     }
 }
 
@@ -245,9 +299,7 @@ impl Position {
     /// Cheaper than [`Position::rule_outcome`], for the move generator.
     #[inline]
     fn is_over(&self) -> bool {
-        self.pieces[BLACK].count_ones() <= 1
-            || self.pieces[WHITE].count_ones() <= 1
-            || self.out_of_plies()
+        at_most_one(self.pieces[BLACK]) || at_most_one(self.pieces[WHITE]) || self.out_of_plies()
     }
 
     /// The result fixed by rule: a side with one piece or none has lost (both: draw);
@@ -274,22 +326,14 @@ impl Position {
         if self.is_over() {
             return;
         }
-        let own = self.pieces[self.side];
-        let enemy = self.pieces[self.side ^ 1];
-        for_each_move(own, enemy, |mv| moves.push(mv));
+        Steps::new(self.pieces[self.side], self.pieces[self.side ^ 1])
+            .for_each(|mv| moves.push(mv));
     }
 
     /// For `player` as if it were to move (the game not being over): how many steps it
     /// has, and the enemy pieces one of them would capture.
     pub(super) fn mobility_and_targets(&self, player: usize) -> (u32, u16) {
-        let (mut count, mut targets) = (0, 0u16);
-        for_each_move(self.pieces[player], self.pieces[player ^ 1], |mv| {
-            count += 1;
-            if mv.is_capture() {
-                targets |= 1 << mv.capture;
-            }
-        });
-        (count, targets)
+        Steps::new(self.pieces[player], self.pieces[player ^ 1]).count_and_victims()
     }
 
     /// Plays a move from [`Position::generate_moves`].
@@ -546,32 +590,58 @@ mod tests {
                     let a_minus = on(own, p - 1) && on(enemy, p - 2);
                     let b_plus = on(own, p - 1) && on(enemy, p + 1);
                     let b_minus = on(own, p + 1) && on(enemy, p - 1);
-                    assert!(!(a_plus && a_minus) && !(b_plus && b_minus));
+                    assert!(
+                        !(a_plus && a_minus || b_plus && b_minus),
+                        "p {p} own {own:04b} enemy {enemy:04b}"
+                    );
                 }
             }
         }
     }
 
     #[test]
-    fn line_table_matches_the_rules_order() {
-        // p = 1, own at 2, enemy at 0 and 3: A+ (capture 3) beats B− (capture 0).
-        assert_eq!(LINE_CAPTURE[1][0b0110 << 4 | 0b1001], 3);
-        // p = 2, own at 1, enemy at 0 and 3: A− (capture 0) beats B+ (capture 3).
-        assert_eq!(LINE_CAPTURE[2][0b0110 << 4 | 0b1001], 0);
-        // own–enemy–own: nothing.
-        assert_eq!(LINE_CAPTURE[0][0b0101 << 4 | 0b0010], Move::NO_CAPTURE);
+    fn toward_looks_the_given_offset_along_the_line() {
+        for p in 0..16i8 {
+            for offset in [1, 2, -1, -2, 4, 8, -4, -8] {
+                let q = p + offset;
+                let on_line = if offset.abs() < 4 {
+                    (0..16).contains(&q) && q / 4 == p / 4
+                } else {
+                    (0..16).contains(&q)
+                };
+                for bb in [0xFFFFu16, 0] {
+                    let expected = on_line && bb != 0;
+                    assert_eq!(
+                        toward(bb, offset) >> p & 1 == 1,
+                        expected,
+                        "p {p} offset {offset}"
+                    );
+                }
+                if on_line {
+                    assert_eq!(toward(1 << q, offset), 1 << p, "p {p} offset {offset}");
+                }
+            }
+        }
     }
 
     #[test]
-    fn file_bits_gathers_a_file() {
-        for bb in [0u16, 0xFFFF, 0x1248, 0x8421, 0xF0F0, 0x0660] {
-            for file in 0..4u32 {
-                let slow = (0..4).fold(0, |acc, rank| {
-                    acc | usize::from(bb >> (rank * 4 + file) & 1) << rank
-                });
-                assert_eq!(file_bits(bb, file), slow, "{bb:#06x} file {file}");
-            }
+    fn lane_counts_count_each_bitboard() {
+        for (a, b, c, d) in [(0, 0xFFFF, 0x8001, 0x0660), (0xF00F, 1, 0x8000, 0x1248)] {
+            let counts = lane_counts(pack(a, b, c, d));
+            let lanes: Vec<u32> = (0..4)
+                .map(|i| (counts >> (16 * i) & 0xFFFF) as u32)
+                .collect();
+            assert_eq!(
+                lanes,
+                [
+                    a.count_ones(),
+                    b.count_ones(),
+                    c.count_ones(),
+                    d.count_ones()
+                ]
+            );
         }
+        assert!(at_most_one(0) && at_most_one(0x8000) && !at_most_one(0x8001));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! pieces the opponent could take next, how well pieces cover each other and how free
 //! they are to move (a side with no move loses).
 
-use super::board::Position;
+use super::board::{Position, lane_counts, pack, toward};
 use crate::core::{Evaluator, Score};
 
 /// One piece: large enough that no positional sum outweighs it.
@@ -21,7 +21,7 @@ const ONE_THREAT: Score = 60;
 const DOUBLE_THREAT: Score = 450;
 /// Per legal step: a side with no step loses, and freedom precedes every capture.
 const MOBILITY: Score = 6;
-/// Per attack line of a piece blocked by a friendly piece (see [`ATTACK_LINES`]).
+/// Per attack line of a piece blocked by a friendly piece (see [`covered`]).
 const COVER: Score = 14;
 /// Per piece on the four centre points, from which a piece reaches both halves of the
 /// board and takes part in patterns along two lines of each axis.
@@ -29,57 +29,37 @@ const CENTRE: Score = 10;
 
 /// b2, c2, b3, c3.
 const CENTRE_POINTS: u16 = 0x0660;
+/// Files a and b, and ranks 1 and 2: the halves attacked from the + side.
+const FILES_AB: u16 = 0x3333;
+const RANKS_12: u16 = 0x00FF;
 
-/// `ATTACK_LINES[sq]`: the two points an enemy must hold to capture a piece on `sq`
-/// along its rank, and the two along its file.
+/// The pieces of `own` that a friend covers along their rank, and along their file.
 ///
-/// On a 4x4 board a piece can be captured from one direction per axis only: towards the
-/// far side of the board (files a/b are attacked from +file, c/d from −file, likewise for
-/// ranks). A friendly piece on either of those points makes that line safe for now.
-static ATTACK_LINES: [[u16; 2]; 16] = attack_lines();
-
-const fn attack_lines() -> [[u16; 2]; 16] {
-    let mut table = [[0u16; 2]; 16];
-    let mut sq = 0;
-    while sq < 16 {
-        let (file, rank) = (sq % 4, sq / 4);
-        table[sq][0] = if file <= 1 {
-            1 << (sq + 1) | 1 << (sq + 2)
-        } else {
-            1 << (sq - 1) | 1 << (sq - 2)
-        };
-        table[sq][1] = if rank <= 1 {
-            1 << (sq + 4) | 1 << (sq + 8)
-        } else {
-            1 << (sq - 4) | 1 << (sq - 8)
-        };
-        sq += 1;
-    }
-    table
-}
-
-/// Attack lines of `own`'s pieces that hold a piece of `own` and so cannot be completed
-/// by the enemy.
-fn covered_lines(own: u16) -> i32 {
-    let mut count = 0;
-    let mut pieces = own;
-    while pieces != 0 {
-        let sq = pieces.trailing_zeros() as usize;
-        pieces &= pieces - 1;
-        for line in ATTACK_LINES[sq] {
-            count += i32::from(line & own != 0);
-        }
-    }
-    count
+/// On a 4x4 board a piece can be captured from one direction per axis only, towards the
+/// far side of the board: the enemy needs the two points beyond it (files a/b are attacked
+/// from +file, c/d from −file; likewise for ranks). A friend on either point makes that
+/// line safe for now.
+fn covered(own: u16) -> (u16, u16) {
+    let beyond = |d: i8| toward(own, d) | toward(own, 2 * d);
+    let rank = FILES_AB & beyond(1) | !FILES_AB & beyond(-1);
+    let file = RANKS_12 & beyond(4) | !RANKS_12 & beyond(-4);
+    (own & rank, own & file)
 }
 
 /// The cost of the opponent threatening `targets` of our pieces.
 fn threat_penalty(targets: u16) -> Score {
-    match targets.count_ones() {
-        0 => 0,
-        1 => ONE_THREAT,
-        _ => DOUBLE_THREAT,
+    if targets == 0 {
+        0
+    } else if targets & (targets - 1) == 0 {
+        ONE_THREAT
+    } else {
+        DOUBLE_THREAT
     }
+}
+
+/// Lane `i` of a [`lane_counts`] result, as a score term.
+fn lane(counts: u64, i: u32) -> Score {
+    (counts >> (16 * i) & 0xFFFF) as Score
 }
 
 /// The FourSquare evaluator: score from the view of the side to move.
@@ -97,14 +77,17 @@ impl Evaluator<Position> for Eval {
         let (our_moves, our_targets) = pos.mobility_and_targets(us);
         let (their_moves, their_targets) = pos.mobility_and_targets(them);
 
-        let material = (own.count_ones() as Score - enemy.count_ones() as Score) * PIECE;
+        let (own_rank, own_file) = covered(own);
+        let (enemy_rank, enemy_file) = covered(enemy);
+        let pieces = lane_counts(pack(own, enemy, own & CENTRE_POINTS, enemy & CENTRE_POINTS));
+        let cover = lane_counts(pack(own_rank, own_file, enemy_rank, enemy_file));
+
+        let material = (lane(pieces, 0) - lane(pieces, 1)) * PIECE;
         let tempo = if our_targets != 0 { CAPTURE_READY } else { 0 };
         let threatened = threat_penalty(their_targets);
         let mobility = (our_moves as Score - their_moves as Score) * MOBILITY;
-        let cover = (covered_lines(own) - covered_lines(enemy)) * COVER;
-        let centre = ((own & CENTRE_POINTS).count_ones() as Score
-            - (enemy & CENTRE_POINTS).count_ones() as Score)
-            * CENTRE;
+        let centre = (lane(pieces, 2) - lane(pieces, 3)) * CENTRE;
+        let cover = (lane(cover, 0) + lane(cover, 1) - lane(cover, 2) - lane(cover, 3)) * COVER;
         material + tempo - threatened + mobility + cover + centre
     }
 }
@@ -116,6 +99,26 @@ mod tests {
 
     fn eval(fsn: &str) -> Score {
         Eval.evaluate(&Position::from_notation(fsn).unwrap())
+    }
+
+    #[test]
+    fn covered_matches_the_two_points_beyond_each_piece() {
+        for own in [
+            0xF000u16, 0x000F, 0x0660, 0x1248, 0x8421, 0x9009, 0x0990, 0xFFFF,
+        ] {
+            let (rank, file) = covered(own);
+            for sq in 0..16i32 {
+                if own >> sq & 1 == 0 {
+                    continue;
+                }
+                let (f, r) = (sq % 4, sq / 4);
+                let df = if f <= 1 { 1 } else { -1 };
+                let dr = if r <= 1 { 4 } else { -4 };
+                let holds = |q: i32| own >> q & 1 == 1;
+                assert_eq!(rank >> sq & 1 == 1, holds(sq + df) || holds(sq + 2 * df));
+                assert_eq!(file >> sq & 1 == 1, holds(sq + dr) || holds(sq + 2 * dr));
+            }
+        }
     }
 
     #[test]

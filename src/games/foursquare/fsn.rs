@@ -308,6 +308,38 @@ mod tests {
         }
     }
 
+    /// A poor man's fuzzer: random strings over FSN's alphabet and some strangers never
+    /// panic, and whatever parses prints back to something that parses to the same.
+    #[test]
+    fn arbitrary_text_never_panics() {
+        let alphabet: Vec<char> = "bw.012345/ /  -+x9é\t".chars().collect();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut parsed = 0;
+        for _ in 0..200_000 {
+            let len = (next() % 24) as usize;
+            let text: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            // Bias towards the right shape so that some inputs get deep into the parser.
+            let text = if next() % 2 == 0 {
+                format!("{text}/4/4/wwww b")
+            } else {
+                text
+            };
+            if let Ok(pos) = Position::from_fsn(&text) {
+                parsed += 1;
+                assert_eq!(Position::from_fsn(&pos.fsn()), Ok(pos), "{text:?}");
+            }
+        }
+        assert!(parsed > 0);
+    }
+
     #[test]
     fn row_errors_say_which_rank() {
         let err = Position::from_fsn("bbbb/4/w/wwww b").unwrap_err();

@@ -5,10 +5,10 @@
 //! a side left with one piece, or with no step, loses. The binding rules, FSN and the
 //! UGI conventions are in `rules/foursquare.md` of the shared project notes.
 //!
-//! - [`board`]: the position as two `u16` bitboards, move generation with the capture
+//! - `board`: the position as two `u16` bitboards, move generation with the capture
 //!   rule worked out at generation time, make/unmake, end of game and hash.
-//! - [`fsn`]: the position notation.
-//! - [`eval`]: the static evaluation.
+//! - `fsn`: the position notation.
+//! - `eval`: the static evaluation.
 //!
 //! ```
 //! use qiyi::core::Game;
