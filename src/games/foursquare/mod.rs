@@ -306,9 +306,15 @@ mod tests {
     }
 
     /// Walks the whole tree a few plies deep: every make/unmake pair restores the position
-    /// and its hash, and every visited position survives an FSN round trip.
+    /// and its hash, every visited position survives an FSN round trip, and finished games
+    /// offer no moves.
     fn walk(p: &mut Position, depth: u32, seen: &mut u64) {
-        assert_eq!(Position::from_notation(&p.to_notation()).unwrap(), *p);
+        let mut reread = Position::from_notation(&p.to_notation()).unwrap();
+        reread.set_max_plies(p.max_plies());
+        assert_eq!(reread, *p);
+        if p.outcome().is_some() {
+            assert!(legal(p).is_empty(), "{}", p.to_notation());
+        }
         *seen += 1;
         if depth == 0 {
             return;
@@ -335,6 +341,12 @@ mod tests {
             walk(&mut pos(fsn), 5, &mut seen);
             assert!(seen > 100, "{fsn}: {seen}");
         }
+        // Under a ply limit that runs out inside the walk, the ply is part of the hash.
+        let mut limited = pos("b1b1/1w1b/w2w/1b2 w 12");
+        limited.set_max_plies(15);
+        let mut seen = 0;
+        walk(&mut limited, 5, &mut seen);
+        assert!(seen > 100, "{seen}");
     }
 
     #[test]
