@@ -95,7 +95,7 @@ impl GameKind {
     /// The depth `qiyi bench` searches by default: a few seconds in all on one core.
     pub fn bench_depth(self) -> u32 {
         match self {
-            GameKind::FourSquare => 12,
+            GameKind::FourSquare => 22,
             _ => 10,
         }
     }

@@ -27,7 +27,7 @@ pub(super) struct Worker<'a, G: Game, E> {
     id: usize,
     pos: G,
     eval: &'a E,
-    shared: &'a Shared<'a>,
+    shared: &'a Shared<'a, G::Move>,
     root_moves: Vec<RootMove<G::Move>>,
     nodes: u64,
     seldepth: usize,
@@ -44,7 +44,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         id: usize,
         pos: G,
         eval: &'a E,
-        shared: &'a Shared<'a>,
+        shared: &'a Shared<'a, G::Move>,
         moves: &MoveList<G::Move>,
     ) -> Self {
         Worker {
@@ -100,6 +100,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 break;
             }
             completed = depth;
+            if self.id != 0 && self.shared.multipv == 1 {
+                self.shared.offer(self.report(depth, 0));
+            }
             if let Some(report) = report.as_mut() {
                 for index in 0..self.shared.multipv {
                     report(&self.report(depth, index));
@@ -109,7 +112,29 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if self.id == 0 && self.iteration_ends_search(depth) {
                 break;
             }
-            depth += 1;
+            // Helpers skip every other depth, so they run ahead of the main thread and
+            // fill the shared table with deeper results than it has.
+            depth += if self.id > 0 && depth >= 4 { 2 } else { 1 };
+        }
+        self.publish_nodes();
+        // A helper that got deeper than the main thread has the better answer.
+        if self.id == 0
+            && let Some(deeper) = self.shared.deeper_than(completed)
+        {
+            if let Some(report) = report.as_mut() {
+                report(&Report {
+                    nodes: self.shared.total_nodes(),
+                    time: self.shared.control.elapsed(),
+                    ..deeper.clone()
+                });
+            }
+            return SearchResult {
+                best: deeper.pv.first().copied(),
+                ponder: deeper.pv.get(1).copied(),
+                score: deeper.score,
+                depth: deeper.depth,
+                nodes: self.nodes,
+            };
         }
         let best = &self.root_moves[0];
         // An interrupted iteration may still have found a better move: say so before it
@@ -119,7 +144,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         {
             report(&self.report(completed.max(1), 0));
         }
-        self.publish_nodes();
         SearchResult {
             best: Some(best.mv),
             ponder: best.pv.get(1).copied(),
@@ -145,6 +169,12 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         if shared.control.is_pondering() || limits.infinite {
             return false;
+        }
+        if limits
+            .depth
+            .is_some_and(|d| shared.deepest_depth.load(Ordering::Relaxed) >= d)
+        {
+            return true;
         }
         if let Some(nodes) = limits.nodes
             && shared.total_nodes() >= nodes
@@ -314,6 +344,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             || shared.abort.load(Ordering::Relaxed)
             || (self.id == 0
                 && (limits.nodes.is_some_and(|max| shared.total_nodes() >= max)
+                    || (!limits.infinite
+                        && limits
+                            .depth
+                            .is_some_and(|d| shared.deepest_depth.load(Ordering::Relaxed) >= d))
                     || (!control.is_pondering()
                         && shared
                             .budget

@@ -12,7 +12,7 @@ pub mod tt;
 use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Score};
 use alphabeta::Worker;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 pub use time::{Limits, TimeBudget, TimeSettings};
 pub use tt::{Bound, TranspositionTable};
@@ -134,7 +134,7 @@ pub struct SearchResult<M> {
 }
 
 /// Everything the threads of one search share.
-pub(crate) struct Shared<'a> {
+pub(crate) struct Shared<'a, M> {
     pub control: &'a Control,
     pub tt: &'a TranspositionTable,
     pub limits: &'a Limits,
@@ -144,9 +144,29 @@ pub(crate) struct Shared<'a> {
     pub abort: AtomicBool,
     /// Per-thread node counters, published every few thousand nodes.
     pub nodes: Vec<AtomicU64>,
+    /// The deepest iteration a helper thread completed, as it would be reported; the main
+    /// thread adopts it when it is deeper than its own.
+    pub deepest: Mutex<Option<Report<M>>>,
+    /// That iteration's depth, readable without the lock.
+    pub deepest_depth: AtomicU32,
 }
 
-impl Shared<'_> {
+impl<M: Clone> Shared<'_, M> {
+    /// Offers a helper's completed iteration.
+    pub fn offer(&self, report: Report<M>) {
+        let mut deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
+        if deepest.as_ref().is_none_or(|d| d.depth < report.depth) {
+            self.deepest_depth.store(report.depth, Ordering::Relaxed);
+            *deepest = Some(report);
+        }
+    }
+
+    /// The helpers' deepest completed iteration, if deeper than `depth`.
+    pub fn deeper_than(&self, depth: u32) -> Option<Report<M>> {
+        let deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
+        deepest.as_ref().filter(|d| d.depth > depth).cloned()
+    }
+
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
@@ -181,6 +201,8 @@ pub fn search<G: Game, E: Evaluator<G>>(
         multipv: params.multipv.clamp(1, moves.len().max(1)),
         abort: AtomicBool::new(false),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        deepest: Mutex::new(None),
+        deepest_depth: AtomicU32::new(0),
     };
     if moves.is_empty() {
         wait_for_stop(control, limits);
