@@ -370,3 +370,24 @@ fn bad_input_battery() {
     let legal = engine.legal_moves();
     assert!(legal.contains(&best[9..].to_string()), "{best}");
 }
+
+#[test]
+fn ponder_waits_for_ponderhit_then_keeps_the_clock() {
+    let mut engine = Engine::ugi();
+    engine.send("position startpos moves b4b3");
+    engine.send("go ponder p1time 1000 p2time 1000");
+    // Pondering ignores the clock: no answer on the opponent's time.
+    std::thread::sleep(Duration::from_millis(600));
+    while let Some(line) = engine.next_line(Duration::from_millis(10)) {
+        assert!(!line.starts_with("bestmove"), "bestmove while pondering");
+    }
+    // After ponderhit the clock (about 1 s left) governs: the answer comes soon.
+    let start = Instant::now();
+    engine.send("ponderhit");
+    engine.until("bestmove", 5 * SECOND);
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        start.elapsed()
+    );
+}
