@@ -34,8 +34,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// What `make_move` returns so that `unmake_move` can restore the position exactly.
     type Undo: Copy + Send;
 
-    /// Lower-case name used by `--game` and `setoption name Game`.
-    const NAME: &'static str;
     /// Upper bound (exclusive) of [`Game::move_index`]; sizes the history tables.
     const MOVE_INDEX_SIZE: usize;
 
@@ -85,6 +83,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.legal_moves(&mut moves);
         moves.is_empty().then(|| self.no_move_outcome())
     }
+
+    /// Whether the side to move is in check: checks are extended, and never null-moved.
+    fn in_check(&self) -> bool {
+        false
+    }
+    /// Passes the turn for null-move pruning, where the game allows it as a search trick
+    /// (chess, shogi: not in check); `None` where it does not.
+    fn make_null_move(&mut self) -> Option<Self::Undo> {
+        None
+    }
+    /// Takes back [`Game::make_null_move`].
+    fn unmake_null_move(&mut self, _undo: Self::Undo) {}
 
     /// Whether a move wins material; captures are searched first and in quiescence.
     fn is_capture(&self, mv: Self::Move) -> bool;

@@ -33,7 +33,6 @@ impl TicTacToe {
 impl Game for TicTacToe {
     type Move = u8;
     type Undo = ();
-    const NAME: &'static str = "tictactoe";
     const MOVE_INDEX_SIZE: usize = 9;
 
     fn start_position() -> Self {
@@ -125,7 +124,6 @@ struct TeamNim {
 impl Game for TeamNim {
     type Move = u32;
     type Undo = usize;
-    const NAME: &'static str = "teamnim";
     const MOVE_INDEX_SIZE: usize = 4;
 
     fn start_position() -> Self {

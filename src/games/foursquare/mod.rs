@@ -39,7 +39,6 @@ impl Game for Position {
     /// Nothing: the move records its capture, which is all a step destroys.
     type Undo = ();
 
-    const NAME: &'static str = "foursquare";
     /// `from * 16 + to`: unique per legal move since the capture follows from the position.
     const MOVE_INDEX_SIZE: usize = 256;
 
