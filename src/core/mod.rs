@@ -135,6 +135,17 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
         pos.legal_moves(moves);
         moves.retain(|&mv| pos.is_capture(mv));
     }
+    /// Whether quiescence should look at this capture at all (chess: static exchange
+    /// evaluation does not lose material).
+    fn good_capture(&self, _pos: &G, _mv: G::Move) -> bool {
+        true
+    }
+    /// How far below beta (reverse futility) or above alpha (futility) a static evaluation
+    /// may be at `depth` before the node or quiet move is pruned; `None` turns both prunings
+    /// off, for games whose evaluation says too little about the next few plies.
+    fn futility_margin(&self, _depth: i32) -> Option<Score> {
+        None
+    }
     /// Orders captures among themselves (e.g. most valuable victim first); higher first.
     fn capture_order(&self, _pos: &G, _mv: G::Move) -> Score {
         0

@@ -6,7 +6,7 @@
 
 use super::tt::{Bound, score_from_tt, score_to_tt};
 use super::{MAX_PLY, Report, ReportFn, SearchResult, Shared};
-use crate::core::{Evaluator, Game, MATE, MoveList, Outcome, Score, mate_in, mated_in};
+use crate::core::{Evaluator, Game, MATE, MATE_BOUND, MoveList, Outcome, Score, mate_in, mated_in};
 use std::sync::atomic::Ordering;
 
 const INFINITY: Score = MATE + 1;
@@ -37,6 +37,8 @@ pub(super) struct Worker<'a, G: Game, E> {
     history: Vec<i32>,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply` on.
     pv: Vec<Vec<G::Move>>,
+    /// Whether the move made at each ply of the current line was a null move.
+    null_made: [bool; MAX_PLY + 1],
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
@@ -68,6 +70,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 4 * G::MOVE_INDEX_SIZE],
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            null_made: [false; MAX_PLY + 1],
         }
     }
 
@@ -408,6 +411,45 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
 
+        let team = self.pos.team_to_move();
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.eval.evaluate(&self.pos)
+        };
+        let margin = |depth| self.eval.futility_margin(depth);
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: so far above beta that a shallow search will not fall back.
+            if depth <= 6
+                && let Some(margin) = margin(depth)
+                && static_eval - margin >= beta
+            {
+                return static_eval - margin;
+            }
+            // Null move: if passing still fails high, a real move will too (not twice in a
+            // row, and only where the game can pass: never in check).
+            let after_null = ply > 0 && self.null_made[ply - 1];
+            if depth >= 3
+                && static_eval >= beta
+                && !after_null
+                && let Some(undo) = self.pos.make_null_move()
+            {
+                let reduction = 3 + depth / 6;
+                let same = self.pos.team_to_move() == team;
+                self.null_made[ply] = true;
+                let value = self.child(beta - 1, beta, depth - 1 - reduction, ply + 1, same, false);
+                self.null_made[ply] = false;
+                self.pos.unmake_null_move(undo);
+                if self.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    return if value >= MATE_BOUND { beta } else { value };
+                }
+            }
+        }
+
         let mut moves = MoveList::new();
         self.pos.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -415,8 +457,11 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let mut order = MoveList::new();
         self.score_moves(&moves, &mut order, tt_move, ply);
+        let futile = !pv_node
+            && !in_check
+            && depth <= 3
+            && margin(depth).is_some_and(|m| static_eval + m <= alpha);
 
-        let team = self.pos.team_to_move();
         let player = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -426,13 +471,21 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let mv = moves[i];
             let quiet = !self.pos.is_capture(mv);
             let undo = self.pos.make_move(mv);
+            let gives_check = self.pos.in_check();
+            // Futility: a quiet move cannot lift a hopeless static score to alpha.
+            if futile && quiet && !gives_check && i > 0 && best > -MATE_BOUND {
+                self.pos.unmake_move(mv, undo);
+                continue;
+            }
             let same = self.pos.team_to_move() == team;
+            // Checks are searched one ply deeper, so that mates and perpetuals are seen.
+            let depth = depth + gives_check as i32;
             let value = if i == 0 {
                 self.child(alpha, beta, depth - 1, ply + 1, same, pv_node)
             } else {
                 // Late quiet moves are searched shallower first (LMR), every non-first
                 // move with a null window (PVS); both re-searched when they surprise.
-                let reduction = if depth >= 3 && i >= 3 && quiet {
+                let reduction = if depth >= 3 && i >= 3 && quiet && !gives_check && !in_check {
                     1 + (depth >= 6 && i >= 8) as i32
                 } else {
                     0
@@ -504,19 +557,38 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(outcome) = self.pos.outcome() {
             return self.outcome_score(outcome, ply);
         }
-        let stand_pat = self.eval.evaluate(&self.pos);
-        if ply >= MAX_PLY - 1 || stand_pat >= beta {
-            return stand_pat;
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(&self.pos);
         }
-        alpha = alpha.max(stand_pat);
+        // In check there is no standing pat: every evasion is searched, and none is mate.
+        let in_check = self.pos.in_check();
         let mut moves = MoveList::new();
-        self.eval.noisy_moves(&self.pos, &mut moves);
+        let mut best = if in_check {
+            self.pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return self.outcome_score(self.pos.no_move_outcome(), ply);
+            }
+            -INFINITY
+        } else {
+            let stand_pat = self.eval.evaluate(&self.pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            self.eval.noisy_moves(&self.pos, &mut moves);
+            moves.retain(|&mv| self.eval.good_capture(&self.pos, mv));
+            stand_pat
+        };
         let mut order = MoveList::new();
         for &mv in moves.iter() {
-            order.push(self.eval.capture_order(&self.pos, mv));
+            let key = if self.pos.is_capture(mv) {
+                (1 << 20) + self.eval.capture_order(&self.pos, mv)
+            } else {
+                0
+            };
+            order.push(key);
         }
         let team = self.pos.team_to_move();
-        let mut best = stand_pat;
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut order, i);
             let mv = moves[i];
