@@ -95,3 +95,19 @@ fn suite_has_the_standard_positions_at_their_standard_depths() {
     assert!(deepest("rnbq1k1r/pp1Pbppp/") >= 5);
     assert!(deepest("r4rk1/1pp1qppp/") >= 5);
 }
+
+#[test]
+fn bench_positions_are_valid_and_playable() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench_positions/chess.epd");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let fens: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect();
+    assert!(fens.len() >= 25, "only {} bench positions", fens.len());
+    for fen in fens {
+        let pos = Position::from_notation(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(pos.result(), None, "{fen} is over");
+    }
+}

@@ -749,3 +749,141 @@ pub(super) fn castling_rook(king_to: u8) -> (u8, u8) {
         _ => (0x70, 0x73),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Game, MoveList};
+
+    /// Deterministic choices for random walks (splitmix64).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) % n as u64) as usize
+        }
+    }
+
+    /// Everything, piece lists and their order included.
+    fn snapshot(pos: &Position) -> String {
+        let lists: Vec<&[Square]> = [Color::White, Color::Black]
+            .iter()
+            .flat_map(|&c| Piece::ALL.map(|k| pos.pieces(c, k)))
+            .collect();
+        format!(
+            "{:?} {:?} {:?}",
+            lists,
+            pos.history,
+            (0..128u8)
+                .filter(|&sq| on_board(sq) && pos.board[usize::from(sq)] != EMPTY)
+                .map(|sq| pos.slot[usize::from(sq)])
+                .collect::<Vec<_>>()
+        )
+    }
+
+    /// The lists agree with the board.
+    fn check_lists(pos: &Position) {
+        let mut seen = 0;
+        for c in 0..2 {
+            for k in 1..7 {
+                for i in 0..usize::from(pos.counts[c][k]) {
+                    let sq = pos.lists[c][k][i].0;
+                    assert_eq!(pos.board[usize::from(sq)], (c as u8) << 3 | k as u8);
+                    assert_eq!(usize::from(pos.slot[usize::from(sq)]), i);
+                    seen += 1;
+                }
+            }
+        }
+        let occupied = (0..128u8)
+            .filter(|&sq| on_board(sq) && pos.board[usize::from(sq)] != EMPTY)
+            .count();
+        assert_eq!(seen, occupied);
+    }
+
+    const WALK_STARTS: [&str; 5] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    ];
+
+    #[test]
+    fn make_unmake_restores_everything_and_keys_stay_exact() {
+        let mut rng = Rng(7);
+        for fen in WALK_STARTS {
+            for _ in 0..40 {
+                let mut pos = Position::from_notation(fen).unwrap();
+                let mut played = Vec::new();
+                for _ in 0..80 {
+                    let mut moves = MoveList::new();
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    // Every move, made and unmade, restores the position exactly.
+                    let before = (pos.clone(), snapshot(&pos));
+                    for &mv in moves.iter() {
+                        let undo = pos.make_move(mv);
+                        assert_eq!(pos.key, pos.compute_key(), "{mv} from {}", before.0.fen());
+                        check_lists(&pos);
+                        pos.unmake_move(mv, undo);
+                        assert_eq!(pos, before.0, "{mv}");
+                        assert_eq!(snapshot(&pos), before.1, "{mv}");
+                    }
+                    let mv = moves[rng.below(moves.len())];
+                    if rng.below(8) == 0
+                        && let Some(undo) = pos.make_null_move()
+                    {
+                        assert_eq!(pos.key, pos.compute_key());
+                        pos.unmake_null_move(undo);
+                        assert_eq!(pos, before.0);
+                    }
+                    played.push((mv, pos.make_move(mv), before.0));
+                }
+                while let Some((mv, undo, before)) = played.pop() {
+                    pos.unmake_move(mv, undo);
+                    assert_eq!(pos, before);
+                }
+                assert!(pos.history.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn squares_convert_between_0x88_and_dense_indices() {
+        for i in 0..64 {
+            let sq = Square::from_index(i);
+            assert!(on_board(sq.0));
+            assert_eq!(sq.index(), i);
+            assert_eq!(Square::parse(&sq.to_string()), Some(sq));
+        }
+        assert_eq!(Square::parse("e4"), Some(Square(0x34)));
+        assert_eq!(Square::parse("i1"), None);
+        assert_eq!(Square::parse("e"), None);
+    }
+
+    #[test]
+    fn attack_queries() {
+        let pos = Position::from_notation("4k3/8/8/3p4/8/5N2/8/R3K3 w Q - 0 1").unwrap();
+        let sq = |s: &str| Square::parse(s).unwrap();
+        assert!(pos.is_attacked(sq("e4"), Color::Black)); // pawn d5
+        assert!(!pos.is_attacked(sq("d4"), Color::Black));
+        assert!(pos.is_attacked(sq("d4"), Color::White)); // knight f3
+        assert!(pos.is_attacked(sq("a8"), Color::White)); // rook a1 up the file
+        assert!(pos.is_attacked(sq("d1"), Color::White)); // rook and king
+        assert!(
+            !pos.is_attacked(sq("f1"), Color::White) || pos.king_square(Color::White) == sq("e1")
+        );
+        assert!(pos.is_attacked(sq("d7"), Color::Black)); // king
+        assert_eq!(pos.pieces(Color::White, Piece::Rook), &[sq("a1")]);
+        assert_eq!(pos.piece_at(sq("d5")), Some((Color::Black, Piece::Pawn)));
+        assert_eq!(pos.piece_at(sq("d4")), None);
+        assert!(pos.can_castle(Color::White, false));
+        assert!(!pos.can_castle(Color::White, true));
+    }
+}

@@ -330,3 +330,126 @@ fn read_placement(pos: &mut Position, text: &str) -> Result<(), FenError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for fen in [
+            START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+            "4k3/8/8/8/8/8/8/4K2R b K - 99 120",
+        ] {
+            assert_eq!(Position::from_fen(fen).unwrap().fen(), fen);
+        }
+    }
+
+    #[test]
+    fn four_fields_default_the_clocks() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K -").unwrap();
+        assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    }
+
+    #[test]
+    fn en_passant_is_printed_only_when_a_capture_is_legal() {
+        // No black pawn can take on e3.
+        let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+        assert_eq!(
+            Position::from_fen(after_e4).unwrap().fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        // The c4 pawn could take on d3 but is pinned along the rank by the rook on h4.
+        let pinned = "8/8/8/8/k1pP3R/8/8/3K4 b - d3 0 1";
+        assert_eq!(
+            Position::from_fen(pinned).unwrap().fen(),
+            "8/8/8/8/k1pP3R/8/8/3K4 b - - 0 1"
+        );
+    }
+
+    #[test]
+    fn invalid_fens_name_the_bad_field() {
+        let cases = [
+            ("", "0 fields"),
+            ("8/8/8/8/8/8/8/8 w - - 0", "5 fields"),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "8 ranks"),
+            (
+                "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "'9'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "rank 6 '7'",
+            ),
+            (
+                "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "rank 7",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+                "'X'",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1",
+                "White has 0 kings",
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w kq - 0 1",
+                "White has 2 kings",
+            ),
+            ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "pawn on a1"),
+            ("4k2p/8/8/8/8/8/8/4K3 w - - 0 1", "pawn on h8"),
+            (
+                "QQQQkQQQ/QQQQQQQQ/8/8/8/8/8/Q3K3 w - - 0 1",
+                "White has more than 16",
+            ),
+            ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move 'x'"),
+            ("4k3/8/8/8/8/8/8/4K3 W - - 0 1", "side to move 'W'"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkx - 0 1", "castling 'KQkx'"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", "castling 'KK'"),
+            ("r3k2r/8/8/8/8/8/8/R3K1R1 w K - 0 1", "castling right 'K'"),
+            ("r3k2r/8/8/8/8/8/8/R4K1R w Q - 0 1", "castling right 'Q'"),
+            ("1r2k2r/8/8/8/8/8/8/R3K2R w q - 0 1", "castling right 'q'"),
+            ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", "en passant 'e9'"),
+            ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "en passant 'e3'"),
+            ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en passant 'e6'"),
+            ("4k3/8/8/3pP3/8/8/8/4K3 w - e6 0 1", "en passant 'e6'"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "halfmove clock 'x'"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", "halfmove clock '-1'"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "fullmove number '0'"),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 y", "fullmove number 'y'"),
+            (
+                "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+                "Black is not to move but its king is in check",
+            ),
+            ("4k3/8/8/8/8/8/8/4K2\u{d7} w - - 0 1", "'\u{d7}'"),
+        ];
+        for (fen, needle) in cases {
+            let err = Position::from_fen(fen).expect_err(fen).to_string();
+            assert!(err.contains(needle), "{fen:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let pieces = [
+            "k", "K", "p", "P", "8", "1", "/", " ", "-", "w", "b", "e3", "KQ", "0", "é", "9",
+        ];
+        let mut state = 12345u64;
+        for _ in 0..5000 {
+            let mut text = String::new();
+            for _ in 0..(state % 40) {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            let _ = Position::from_fen(&text);
+        }
+    }
+}

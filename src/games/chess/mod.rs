@@ -237,3 +237,180 @@ impl Game for Position {
         mv.to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_notation(fen).unwrap()
+    }
+
+    fn play(pos: &mut Position, moves: &str) {
+        for text in moves.split_whitespace() {
+            let mv = pos.parse_move(text).unwrap();
+            pos.make_move(mv);
+        }
+    }
+
+    #[test]
+    fn checkmate_loses_and_stalemate_draws() {
+        // Fool's mate.
+        let mut p = Position::start_position();
+        play(&mut p, "f2f3 e7e5 g2g4 d8h4");
+        assert!(p.in_check());
+        assert_eq!(p.outcome(), None);
+        assert_eq!(p.result(), Some(Outcome::Win(1)));
+        let stalemate = pos("k7/8/1Q6/8/8/8/8/7K b - - 0 1");
+        assert!(!stalemate.in_check());
+        assert_eq!(stalemate.result(), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn fifty_move_rule_yields_to_mate() {
+        let quiet = pos("4k3/8/8/8/8/8/8/R3K3 w - - 100 80");
+        assert_eq!(quiet.outcome(), Some(Outcome::Draw));
+        assert_eq!(pos("4k3/8/8/8/8/8/8/R3K3 w - - 99 80").outcome(), None);
+        // The 100th quiet ply mates: the mate stands.
+        let mut mate = pos("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+        play(&mut mate, "a1a8");
+        assert_eq!(mate.outcome(), None);
+        assert_eq!(mate.result(), Some(Outcome::Win(0)));
+        // In check at 100 but with a way out: drawn.
+        let mut check = pos("6k1/6pp/8/8/8/8/8/R5K1 w - - 99 80");
+        play(&mut check, "a1a8");
+        assert_eq!(check.outcome(), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn repetition_is_two_fold_since_the_last_irreversible_move() {
+        let mut p = Position::start_position();
+        play(&mut p, "g1f3 g8f6 f3g1");
+        assert_eq!(p.outcome(), None);
+        play(&mut p, "f6g8");
+        assert_eq!(p.outcome(), Some(Outcome::Draw));
+        // A pawn move in between resets the clock, so older keys no longer count.
+        let mut q = Position::start_position();
+        play(&mut q, "g1f3 g8f6 f3g1 f6g8 e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
+        assert!(q.is_repetition());
+        play(&mut q, "b1c3");
+        assert!(!q.is_repetition());
+    }
+
+    #[test]
+    fn insufficient_material() {
+        for (fen, drawn) in [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/4KB2 w - - 0 1", true),
+            ("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+            ("4k1b1/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+            ("4kn2/8/8/8/8/8/8/4KN2 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/4KR2 w - - 0 1", false),
+        ] {
+            assert_eq!(pos(fen).insufficient_material(), drawn, "{fen}");
+        }
+    }
+
+    #[test]
+    fn null_move_passes_the_turn_unless_in_check() {
+        let mut p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        let before = p.clone();
+        let undo = p.make_null_move().unwrap();
+        assert_eq!(p.side_to_move(), 1);
+        assert_eq!(p.en_passant(), None);
+        assert_eq!(p.hash(), p.compute_key());
+        p.unmake_null_move(undo);
+        assert_eq!(p, before);
+        let mut checked = pos("4k3/8/8/8/8/8/8/4R1K1 b - - 0 1");
+        assert!(checked.make_null_move().is_none());
+    }
+
+    #[test]
+    fn parse_move_tells_malformed_from_illegal() {
+        let p = Position::start_position();
+        assert_eq!(p.parse_move("e2e4").unwrap().to_string(), "e2e4");
+        for (text, needle) in [
+            ("", "malformed"),
+            ("e2", "malformed"),
+            ("e2e4q", "illegal"),
+            ("e2e9", "malformed"),
+            ("e2e4x", "malformed"),
+            ("E2E4", "malformed"),
+            ("e2é4", "malformed"),
+            ("兵e2e4", "malformed"),
+            ("e2e5", "illegal"),
+            ("e1g1", "illegal"),
+        ] {
+            let err = p.parse_move(text).unwrap_err().to_string();
+            assert!(
+                err.contains(needle) && err.contains(text),
+                "{text:?}: {err}"
+            );
+        }
+        let castle = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert!(castle.parse_move("e1g1").unwrap().is_castling());
+        assert!(castle.parse_move("e1c1").unwrap().is_castling());
+        let promo = pos("7k/1P6/8/8/8/8/8/K7 w - - 0 1");
+        for piece in ["q", "r", "b", "n"] {
+            let mv = promo.parse_move(&format!("b7b8{piece}")).unwrap();
+            assert_eq!(mv.promotion().map(Piece::letter), piece.chars().next());
+        }
+        assert!(promo.parse_move("b7b8").is_err());
+    }
+
+    #[test]
+    fn move_indices_are_unique_and_in_range() {
+        let p = pos("r3k2r/pP1pqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBP1P/R3K2R w KQkq - 0 1");
+        let mut moves = MoveList::new();
+        p.legal_moves(&mut moves);
+        let mut seen: Vec<usize> = moves.iter().map(|&m| Position::move_index(m)).collect();
+        assert!(seen.iter().all(|&i| i < Position::MOVE_INDEX_SIZE));
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), moves.len());
+    }
+
+    #[test]
+    fn captures_are_the_noisy_legal_moves() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+            "2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let p = pos(fen);
+            let mut all = MoveList::new();
+            p.legal_moves(&mut all);
+            let mut expected: Vec<Move> = all
+                .iter()
+                .copied()
+                .filter(|&m| p.is_capture(m) && m.promotion().is_none_or(|x| x == Piece::Queen))
+                .collect();
+            let mut captures = MoveList::new();
+            p.generate_captures(&mut captures);
+            let mut found = captures.to_vec();
+            expected.sort_by_key(|m| m.bits());
+            found.sort_by_key(|m| m.bits());
+            assert_eq!(found, expected, "{fen}");
+            assert!(!found.is_empty(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn display_shows_fen_key_and_checkers() {
+        let mut p = Position::start_position();
+        play(&mut p, "e2e4 f7f6 d2d4 g7g5 d1h5");
+        let text = p.display();
+        assert!(
+            text.contains(" | r | n | b | q | k | b | n | r | 8"),
+            "{text}"
+        );
+        assert!(text.contains(&format!("Fen: {}", p.to_notation())));
+        assert!(text.contains(&format!("Key: {:016X}", p.hash())));
+        assert!(text.contains("Checkers: h5"), "{text}");
+    }
+}
