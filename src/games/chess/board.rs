@@ -591,8 +591,14 @@ impl Position {
             self.castling & CASTLING_KEPT[usize::from(from)] & CASTLING_KEPT[usize::from(to)];
         key ^= zobrist::CASTLING[usize::from(self.castling ^ castling)];
         self.castling = castling;
-        self.halfmove = if reset_clock { 0 } else { self.halfmove + 1 };
-        self.fullmove += us as u16;
+        // Clocks read from a FEN may sit at u16::MAX; they must not overflow. The halfmove
+        // clock comes back from `Undo`, the move number is wrapped back by `take_back`.
+        self.halfmove = if reset_clock {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
+        self.fullmove = self.fullmove.wrapping_add(us as u16);
         self.side = us.flip();
         self.key = key;
         undo
@@ -606,7 +612,7 @@ impl Position {
         let kind = mv.kind();
         let us = self.side.flip();
         self.side = us;
-        self.fullmove -= us as u16;
+        self.fullmove = self.fullmove.wrapping_sub(us as u16);
         match kind {
             CASTLE => {
                 let (rook_from, rook_to) = castling_rook(to);

@@ -315,6 +315,17 @@ mod tests {
     }
 
     #[test]
+    fn clocks_at_their_limit_do_not_overflow() {
+        let mut p = pos("4k3/8/8/8/8/8/8/R3K3 b - - 65535 65535");
+        let before = p.clone();
+        let mv = p.parse_move("e8d7").unwrap();
+        let undo = p.make_move(mv);
+        assert_eq!(p.halfmove_clock(), 65535);
+        p.unmake_move(mv, undo);
+        assert_eq!(p, before);
+    }
+
+    #[test]
     fn null_move_passes_the_turn_unless_in_check() {
         let mut p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
         let before = p.clone();
