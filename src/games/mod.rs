@@ -1,6 +1,7 @@
 //! The games qiyi plays, each a module of its own, and [`GameKind`], the one place that
 //! maps a game's name to its types.
 
+pub mod chess;
 pub mod foursquare;
 
 use crate::core::{Evaluator, Game, OptionKind, OptionSpec};

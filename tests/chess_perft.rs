@@ -1,0 +1,113 @@
+//! Chess perft against the published counts in `tests/perft/chess.perft`.
+//!
+//! Every count up to a node budget is checked: small ones on one thread with
+//! `qiyi::perft::perft`, big ones with `qiyi::perft::divide` on two threads, so that the
+//! whole suite stays well under a minute in a release build. Counts beyond the budget stay
+//! in the file as data for manual runs (`qiyi perft`).
+
+use qiyi::core::Game;
+use qiyi::games::chess::Position;
+
+/// One line of the data file: `<FEN> ;D1 n ;D2 n ...`.
+struct Suite {
+    fen: String,
+    counts: Vec<(u32, u64)>,
+}
+
+fn load_suites() -> Vec<Suite> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft/chess.perft");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap_or_default().trim().to_string();
+            let counts = parts
+                .map(|part| {
+                    let (depth, count) = part
+                        .trim()
+                        .split_once(' ')
+                        .unwrap_or_else(|| panic!("{line}"));
+                    let depth = depth.strip_prefix('D').unwrap_or_else(|| panic!("{line}"));
+                    (depth.parse().unwrap(), count.trim().parse().unwrap())
+                })
+                .collect();
+            Suite { fen, counts }
+        })
+        .collect()
+}
+
+/// Largest count checked; an unoptimised build checks far less.
+const NODE_BUDGET: u64 = if cfg!(debug_assertions) {
+    200_000
+} else {
+    200_000_000
+};
+
+/// Counts above this are split over two threads.
+const THREADED_FROM: u64 = 2_000_000;
+
+#[test]
+fn perft_matches_the_published_counts() {
+    let suites = load_suites();
+    assert!(suites.len() >= 100, "the perft suite is incomplete");
+    let mut checked = 0;
+    for suite in &suites {
+        let mut pos =
+            Position::from_notation(&suite.fen).unwrap_or_else(|e| panic!("{}: {e}", suite.fen));
+        for &(depth, expected) in &suite.counts {
+            if expected > NODE_BUDGET {
+                continue;
+            }
+            let found = if expected >= THREADED_FROM {
+                qiyi::perft::divide(&pos, depth, 2)
+                    .iter()
+                    .map(|&(_, n)| n)
+                    .sum()
+            } else {
+                qiyi::perft::perft(&mut pos, depth)
+            };
+            assert_eq!(found, expected, "{} depth {depth}", suite.fen);
+            checked += 1;
+        }
+        // Perft leaves the position as it found it.
+        assert_eq!(pos, Position::from_notation(&suite.fen).unwrap());
+    }
+    assert!(checked >= 400, "only {checked} counts checked");
+}
+
+#[test]
+fn suite_has_the_standard_positions_at_their_standard_depths() {
+    let suites = load_suites();
+    let deepest = |prefix: &str| {
+        suites
+            .iter()
+            .filter(|s| s.fen.starts_with(prefix))
+            .map(|s| s.counts.last().unwrap().0)
+            .max()
+            .unwrap_or_else(|| panic!("{prefix} missing"))
+    };
+    assert!(deepest("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w") >= 6);
+    assert!(deepest("r3k2r/p1ppqpb1/") >= 5);
+    assert!(deepest("8/2p5/3p4/KP5r/") >= 7);
+    assert!(deepest("r3k2r/Pppp1ppp/") >= 6);
+    assert!(deepest("rnbq1k1r/pp1Pbppp/") >= 5);
+    assert!(deepest("r4rk1/1pp1qppp/") >= 5);
+}
+
+#[test]
+fn bench_positions_are_valid_and_playable() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench_positions/chess.epd");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let fens: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect();
+    assert!(fens.len() >= 25, "only {} bench positions", fens.len());
+    for fen in fens {
+        let pos = Position::from_notation(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(pos.result(), None, "{fen} is over");
+    }
+}
