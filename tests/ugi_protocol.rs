@@ -252,25 +252,38 @@ fn two_threads_search_and_perft_like_one() {
 }
 
 #[test]
-fn chess_and_shogi_say_they_are_not_available_yet() {
+fn games_not_built_yet_say_so_and_the_game_option_switches() {
     let mut engine = Engine::start(&[]);
-    engine.send("uci");
-    let lines = engine.until("uciok", 10 * SECOND);
+    engine.send("usi");
+    let lines = engine.until("usiok", 10 * SECOND);
+    let unavailable = "info string error: shogi is not available";
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string error: chess is not available"))
+        lines.iter().any(|l| l.starts_with(unavailable)),
+        "{lines:#?}"
     );
     // The Game option switches to a game this build plays.
     engine.send("setoption name Game value foursquare");
     assert_eq!(engine.ask("isready", "readyok"), "readyok");
     assert_eq!(engine.fsn(), "bbbb/4/4/wwww b");
 
-    let mut engine = Engine::start(&["--game", "shogi"]);
+    let mut engine = Engine::start(&["--game", "junqi"]);
     let first = engine.next_line(5 * SECOND).unwrap();
     assert!(
-        first.starts_with("info string error: shogi is not available"),
+        first.starts_with("info string error: junqi is not available"),
         "{first}"
+    );
+
+    // uci picks chess, which answers with a chess position.
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    engine.until("uciok", 10 * SECOND);
+    engine.send("position startpos moves e2e4");
+    engine.send("d");
+    let lines = engine.until("Fen: ", 10 * SECOND);
+    let fen = lines.last().unwrap();
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     );
 }
 

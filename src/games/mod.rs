@@ -42,7 +42,7 @@ impl GameKind {
 
     /// Whether this build plays the game; the others answer a clear error.
     pub fn is_available(self) -> bool {
-        matches!(self, GameKind::FourSquare)
+        matches!(self, GameKind::Chess | GameKind::FourSquare)
     }
 
     /// The games this build plays.
@@ -88,6 +88,7 @@ impl GameKind {
     /// that `qiyi bench` works from any directory.
     pub fn bench_positions(self) -> &'static str {
         match self {
+            GameKind::Chess => include_str!("../../bench_positions/chess.epd"),
             GameKind::FourSquare => include_str!("../../bench_positions/foursquare.txt"),
             _ => "",
         }
@@ -105,6 +106,7 @@ impl GameKind {
     /// game's name becomes its types.
     pub fn dispatch<T: WithGame>(self, task: T) -> Result<T::Output, String> {
         match self {
+            GameKind::Chess => Ok(task.run::<chess::Position, _>(self, chess::Eval)),
             GameKind::FourSquare => Ok(task.run::<foursquare::Position, _>(self, foursquare::Eval)),
             _ => Err(self.unavailable()),
         }

@@ -166,7 +166,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let limits = shared.limits;
         if let Some(mate) = limits.mate {
             let score = self.root_moves[0].score;
-            if score >= mate_in(2 * mate as usize) {
+            if score >= mate_in((2 * mate as usize).saturating_sub(1)) {
                 return true;
             }
         }

@@ -5,6 +5,7 @@
 //! - `movegen`: fully legal generation from checkers and pins found once per node.
 //! - `fen`: FEN reading and printing.
 //! - `zobrist`: fixed-seed keys.
+//! - `eval`: the tapered evaluation and static exchange evaluation.
 //!
 //! Evaluation reads the position through [`Position::pieces`], [`Position::piece_at`],
 //! [`Position::king_square`], [`Position::side`], [`Position::castling_rights`],
@@ -27,6 +28,7 @@
 //! ```
 
 mod board;
+mod eval;
 mod fen;
 mod movegen;
 mod tables;
@@ -36,6 +38,7 @@ pub use board::{
     BLACK_KINGSIDE, BLACK_QUEENSIDE, Color, Move, Piece, Position, Square, Undo, WHITE_KINGSIDE,
     WHITE_QUEENSIDE,
 };
+pub use eval::{Eval, see};
 pub use fen::{FenError, START_FEN};
 
 use crate::core::{Game, MoveList, Outcome};

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""python-chess's `chess.engine` drives qiyi over UCI with every feature it offers:
+a short game with pondering, analysis with MultiPV 3, limits by time, depth, nodes and
+mate, `searchmoves`, and stopping an infinite analysis. Run by tests/chess_client.rs with
+the binary's path; exits non-zero (with a message) on the first failure.
+"""
+import sys
+import time
+
+import chess
+import chess.engine
+
+
+def check(condition, message):
+    if not condition:
+        raise SystemExit("FAIL: " + message)
+
+
+def main(path):
+    engine = chess.engine.SimpleEngine.popen_uci([path])
+    try:
+        check(engine.id.get("name", "").startswith("qiyi"), "id name %r" % engine.id)
+        for option in ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "MoveTimeLimit"]:
+            check(option in engine.options, "option %s not declared" % option)
+        engine.configure({"Hash": 32, "Threads": 2})
+
+        # A short game against itself, pondering on the expected reply.
+        board = chess.Board()
+        for _ in range(12):
+            if board.is_game_over():
+                break
+            result = engine.play(board, chess.engine.Limit(time=0.1), ponder=True)
+            check(result.move in board.legal_moves, "illegal move %s in %s" % (result.move, board.fen()))
+            if result.ponder is not None:
+                after = board.copy()
+                after.push(result.move)
+                check(result.ponder in after.legal_moves, "illegal ponder move %s" % result.ponder)
+            board.push(result.move)
+
+        # Analysis with MultiPV 3: three distinct, legal principal variations.
+        board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        infos = engine.analyse(board, chess.engine.Limit(depth=6), multipv=3)
+        check(len(infos) == 3, "multipv gave %d lines" % len(infos))
+        firsts = set()
+        for info in infos:
+            check("score" in info and "pv" in info and info["depth"] >= 6, "incomplete info %r" % info)
+            replay = board.copy()
+            for move in info["pv"]:
+                check(move in replay.legal_moves, "illegal pv move %s" % move)
+                replay.push(move)
+            firsts.add(info["pv"][0])
+        check(len(firsts) == 3, "multipv lines share a first move")
+
+        # Limits by depth, nodes and time.
+        info = engine.analyse(board, chess.engine.Limit(depth=5))
+        check(info["depth"] == 5, "depth limit gave depth %r" % info.get("depth"))
+        info = engine.analyse(board, chess.engine.Limit(nodes=20000))
+        check(info.get("nodes", 0) <= 25000, "nodes limit overshot: %r" % info.get("nodes"))
+        start = time.monotonic()
+        engine.play(board, chess.engine.Limit(time=0.5))
+        took = time.monotonic() - start
+        check(took < 0.75, "time limit 0.5 s took %.3f s" % took)
+        start = time.monotonic()
+        engine.play(board, chess.engine.Limit(white_clock=2.0, black_clock=2.0, white_inc=0.01, black_inc=0.01))
+        check(time.monotonic() - start < 0.6, "2 s clock used too much on one move")
+
+        # Mate limit: a mate in 2 is found and reported as mate.
+        mate_in_two = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+        result = engine.play(mate_in_two, chess.engine.Limit(mate=1), info=chess.engine.INFO_SCORE)
+        check(result.move == chess.Move.from_uci("h5f7"), "missed Qxf7# : %s" % result.move)
+        score = result.info["score"].white()
+        check(score.is_mate() and score.mate() == 1, "mate score %r" % score)
+
+        # searchmoves restricts the root.
+        only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]
+        result = engine.play(board, chess.engine.Limit(depth=4), root_moves=only)
+        check(result.move in only, "searchmoves ignored: %s" % result.move)
+
+        # Infinite analysis, stopped from the client.
+        with engine.analysis(board) as analysis:
+            time.sleep(0.5)
+            analysis.stop()
+            best = analysis.wait()
+        check(best.move in board.legal_moves, "analysis best move %s" % best.move)
+
+        # No legal move: python-chess accepts `bestmove (none)`.
+        mated = chess.Board("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+        result = engine.play(mated, chess.engine.Limit(depth=3))
+        check(result.move is None, "move %s in a mated position" % result.move)
+    finally:
+        engine.quit()
+    print("python-chess client: all checks passed")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
