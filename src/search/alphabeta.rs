@@ -1,5 +1,5 @@
 //! One search thread: iterative deepening, the root, negamax with PVS, quiescence, and
-//! the move-ordering state (killers, history) that belongs to a single thread.
+//! the move-ordering state (killers, countermoves, history) that belongs to a single thread.
 //!
 //! Scores are from the view of the team to move. A child whose mover is on the same team
 //! (a Junqi partner after an elimination, say) is searched without negating the window.
@@ -12,6 +12,19 @@ use std::sync::atomic::Ordering;
 const INFINITY: Score = MATE + 1;
 /// Half-width of the first aspiration window.
 const ASPIRATION: Score = 25;
+/// Late move reductions by depth and move number: about ln(depth) * ln(moves) / 2, the
+/// shape most engines found; deeper and later means more likely irrelevant.
+static REDUCTIONS: once_cell::sync::Lazy<[[i32; 64]; 64]> = once_cell::sync::Lazy::new(|| {
+    std::array::from_fn(|depth| {
+        std::array::from_fn(|moves| {
+            if depth == 0 || moves == 0 {
+                0
+            } else {
+                (0.5 + (depth as f64).ln() * (moves as f64).ln() / 2.0) as i32
+            }
+        })
+    })
+});
 /// History scores stay within this magnitude (the "gravity" update keeps them bounded).
 const HISTORY_MAX: i32 = 1 << 14;
 
@@ -33,10 +46,16 @@ pub(super) struct Worker<'a, G: Game, E> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// The quiet move that last refuted each move (by `move_index` of the refuted move).
+    countermoves: Vec<Option<G::Move>>,
+    /// The move made at each ply of the current line (`None` for a null move).
+    played: [Option<G::Move>; MAX_PLY + 1],
     /// Indexed by `player * G::MOVE_INDEX_SIZE + G::move_index(mv)`.
     history: Vec<i32>,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply` on.
     pv: Vec<Vec<G::Move>>,
+    /// The depth of the current iteration.
+    root_depth: usize,
     /// Whether the move made at each ply of the current line was a null move.
     null_made: [bool; MAX_PLY + 1],
 }
@@ -68,9 +87,12 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             seldepth: 0,
             stopped: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
+            countermoves: vec![None; G::MOVE_INDEX_SIZE],
+            played: [None; MAX_PLY + 1],
             history: vec![0; 4 * G::MOVE_INDEX_SIZE],
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             null_made: [false; MAX_PLY + 1],
+            root_depth: 1,
         }
     }
 
@@ -247,11 +269,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     }
 
     fn root(&mut self, depth: i32, mut alpha: Score, beta: Score, pv_index: usize) -> Score {
+        self.root_depth = depth as usize;
         let mut best = -INFINITY;
         let team = self.pos.team_to_move();
         self.nodes += 1;
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            self.played[0] = Some(mv);
             let undo = self.pos.make_move(mv);
             let same = self.pos.team_to_move() == team;
             let value = if i == pv_index {
@@ -438,6 +462,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 let reduction = 3 + depth / 6;
                 let same = self.pos.team_to_move() == team;
                 self.null_made[ply] = true;
+                self.played[ply] = None;
                 let value = self.child(beta - 1, beta, depth - 1 - reduction, ply + 1, same, false);
                 self.null_made[ply] = false;
                 self.pos.unmake_null_move(undo);
@@ -461,6 +486,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             && !in_check
             && depth <= 3
             && margin(depth).is_some_and(|m| static_eval + m <= alpha);
+        let prune_late = !pv_node && !in_check && depth <= 3 && margin(depth).is_some();
 
         let player = self.pos.side_to_move();
         let original_alpha = alpha;
@@ -470,23 +496,29 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pick_next(&mut moves, &mut order, i);
             let mv = moves[i];
             let quiet = !self.pos.is_capture(mv);
+            self.played[ply] = Some(mv);
             let undo = self.pos.make_move(mv);
             let gives_check = self.pos.in_check();
-            // Futility: a quiet move cannot lift a hopeless static score to alpha.
-            if futile && quiet && !gives_check && i > 0 && best > -MATE_BOUND {
+            // Futility: a quiet move cannot lift a hopeless static score to alpha; and at
+            // shallow depth, after enough quiet tries, the rest are not worth a look (late
+            // move pruning), for games whose evaluation supports futility at all.
+            let late = prune_late && i as i32 > 3 + depth * depth;
+            if (futile || late) && quiet && !gives_check && i > 0 && best > -MATE_BOUND {
                 self.pos.unmake_move(mv, undo);
                 continue;
             }
             let same = self.pos.team_to_move() == team;
-            // Checks are searched one ply deeper, so that mates and perpetuals are seen.
-            let depth = depth + gives_check as i32;
+            // Checks are searched one ply deeper, so that mates and perpetuals are seen;
+            // never beyond twice the iteration's depth, so check sequences cannot explode.
+            let depth = depth + (gives_check && ply < 2 * self.root_depth) as i32;
             let value = if i == 0 {
                 self.child(alpha, beta, depth - 1, ply + 1, same, pv_node)
             } else {
                 // Late quiet moves are searched shallower first (LMR), every non-first
                 // move with a null window (PVS); both re-searched when they surprise.
                 let reduction = if depth >= 3 && i >= 3 && quiet && !gives_check && !in_check {
-                    1 + (depth >= 6 && i >= 8) as i32
+                    let r = REDUCTIONS[(depth as usize).min(63)][i.min(63)] - pv_node as i32;
+                    r.clamp(1, depth - 2)
                 } else {
                     0
                 };
@@ -612,7 +644,12 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         best
     }
 
-    /// Ordering keys: the TT move, then captures, then killers, then history.
+    /// The move that led to the node at `ply`, if it was a real move.
+    fn previous_move(&self, ply: usize) -> Option<G::Move> {
+        ply.checked_sub(1).and_then(|p| self.played[p])
+    }
+
+    /// Ordering keys: the TT move, then captures, then killers, the countermove, history.
     fn score_moves(
         &self,
         moves: &MoveList<G::Move>,
@@ -622,6 +659,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     ) {
         let player = self.pos.side_to_move();
         let killers = self.killers[ply];
+        let counter = self
+            .previous_move(ply)
+            .and_then(|prev| self.countermoves[G::move_index(prev)]);
         for &mv in moves.iter() {
             let index = G::move_index(mv);
             let key = if tt_move == Some(index as u32) {
@@ -632,6 +672,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 (1 << 27) + 1
             } else if killers[1] == Some(mv) {
                 1 << 27
+            } else if counter == Some(mv) {
+                1 << 26
             } else {
                 self.history[player * G::MOVE_INDEX_SIZE + index]
             };
@@ -653,6 +695,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if killers[0] != Some(mv) {
             killers[1] = killers[0];
             killers[0] = Some(mv);
+        }
+        if let Some(prev) = self.previous_move(ply) {
+            self.countermoves[G::move_index(prev)] = Some(mv);
         }
         let bonus = (16 * depth * depth).min(HISTORY_MAX / 2);
         let base = player * G::MOVE_INDEX_SIZE;

@@ -11,7 +11,7 @@ use super::board::{Color, EMPTY, Move, Piece, Position, Square, slides_to};
 use super::tables::{
     self, ATTACK, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS, diff, on_board,
 };
-use crate::core::{Evaluator, Score};
+use crate::core::{Evaluator, MoveList, Score};
 use once_cell::sync::Lazy;
 
 /// A middlegame and an endgame value, blended by game phase.
@@ -532,6 +532,11 @@ impl Evaluator<Position> for Eval {
         } else {
             -white
         }
+    }
+
+    /// Captures and queen promotions, generated directly rather than filtered from all moves.
+    fn noisy_moves(&self, pos: &Position, moves: &mut MoveList<Move>) {
+        pos.generate_captures(moves);
     }
 
     fn good_capture(&self, pos: &Position, mv: Move) -> bool {
