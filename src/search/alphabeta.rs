@@ -435,6 +435,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
 
+        // Without a move from the table this node was never searched well: search it a
+        // ply shallower now, and let the next iteration find the move (internal iterative
+        // reduction).
+        let depth = if depth >= 4 && tt_move.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
         let team = self.pos.team_to_move();
         let in_check = self.pos.in_check();
         let static_eval = if in_check {
@@ -517,7 +525,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 // Late quiet moves are searched shallower first (LMR), every non-first
                 // move with a null window (PVS); both re-searched when they surprise.
                 let reduction = if depth >= 3 && i >= 3 && quiet && !gives_check && !in_check {
-                    let r = REDUCTIONS[(depth as usize).min(63)][i.min(63)] - pv_node as i32;
+                    let history = self.history[player * G::MOVE_INDEX_SIZE + G::move_index(mv)];
+                    let r = REDUCTIONS[(depth as usize).min(63)][i.min(63)]
+                        - pv_node as i32
+                        - history / (HISTORY_MAX / 2);
                     r.clamp(1, depth - 2)
                 } else {
                     0
@@ -592,6 +603,19 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if ply >= MAX_PLY - 1 {
             return self.eval.evaluate(&self.pos);
         }
+        let key = self.pos.hash();
+        if let Some(hit) = self.shared.tt.probe(key) {
+            let score = score_from_tt(hit.score, ply);
+            let usable = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+        let original_alpha = alpha;
         // In check there is no standing pat: every evasion is searched, and none is mate.
         let in_check = self.pos.in_check();
         let mut moves = MoveList::new();
@@ -621,6 +645,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             order.push(key);
         }
         let team = self.pos.team_to_move();
+        let mut best_move = None;
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut order, i);
             let mv = moves[i];
@@ -633,6 +658,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
             if value > best {
                 best = value;
+                best_move = Some(mv);
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
@@ -641,6 +667,17 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let code = best_move.map(|mv| G::move_index(mv) as u32);
+        self.shared
+            .tt
+            .store(key, code, score_to_tt(best, ply), 0, bound);
         best
     }
 
