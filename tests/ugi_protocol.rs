@@ -316,6 +316,7 @@ fn bad_input_battery() {
         "position sideways".into(),
         "setoption name Hash value 0".into(),
         "setoption name Hash value lots".into(),
+        "setoption name Hash value 65536".into(),
         "setoption name Threads value -1".into(),
         "setoption name MultiPV value 0".into(),
         "setoption name MoveTimeLimit value 0".into(),

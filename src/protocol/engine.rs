@@ -125,8 +125,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             "Hash" => {
                 let mb = number() as usize;
                 if mb != self.hash_mb {
+                    self.tt = Arc::new(TranspositionTable::try_new(mb)?);
                     self.hash_mb = mb;
-                    self.tt = Arc::new(TranspositionTable::new(mb));
                 }
             }
             "Threads" => self.params.threads = number() as usize,

@@ -85,15 +85,25 @@ pub struct TranspositionTable {
 const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). Panics if the memory cannot
+    /// be had; [`TranspositionTable::try_new`] is for sizes a user asked for.
     pub fn new(mb: usize) -> Self {
-        let count = (mb.max(1) * 1024 * 1024 / ENTRY_BYTES).max(2) & !1;
-        let mut entries = Vec::with_capacity(count);
+        Self::try_new(mb).expect("memory for the transposition table")
+    }
+
+    /// A table of about `mb` megabytes, or an error when the memory cannot be had (a `Hash`
+    /// value larger than the machine must not bring the engine down).
+    pub fn try_new(mb: usize) -> Result<Self, String> {
+        let count = (mb.max(1).saturating_mul(1024 * 1024) / ENTRY_BYTES).max(2) & !1;
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
         entries.resize_with(count, Entry::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             entries,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Forgets every entry (`ucinewgame`, `Clear Hash`, a fresh bench position).
