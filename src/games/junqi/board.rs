@@ -288,3 +288,143 @@ fn build() -> Tables {
         lines,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// Every value of `"key": <value>` in `text`, in order (the JSON file is regular).
+    fn values<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+        let pattern = format!("\"{key}\":");
+        text.match_indices(&pattern)
+            .map(|(i, _)| {
+                let rest = text[i + pattern.len()..].trim_start();
+                let end = rest.find([',', '\n', '}']).unwrap_or(rest.len());
+                rest[..end].trim().trim_matches('"')
+            })
+            .collect()
+    }
+
+    fn json() -> String {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/rules/junqi_board.json"
+        );
+        std::fs::read_to_string(path).expect("rules/junqi_board.json beside the worktree")
+    }
+
+    /// Station names → my stations, and the edge lists of one section as station pairs.
+    fn edges(text: &str, section: &str, names: &[(String, usize)]) -> BTreeSet<(usize, usize)> {
+        let start = text.find(&format!("\"{section}\"")).unwrap();
+        let after = start + section.len() + 2;
+        let end = text[after..]
+            .find("_edges\"")
+            .map_or(text.len(), |i| after + i);
+        let part = &text[start..end];
+        let lookup = |n: &str| names.iter().find(|(name, _)| name == n).unwrap().1;
+        values(part, "a_name")
+            .into_iter()
+            .zip(values(part, "b_name"))
+            .map(|(a, b)| {
+                let (a, b) = (lookup(a), lookup(b));
+                (a.min(b), a.max(b))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tables_equal_the_json_board() {
+        let text = json();
+        let stations = &text[..text.find("\"rail_edges\"").unwrap()];
+        let (names, xs, ys, kinds, algs) = (
+            values(stations, "name"),
+            values(stations, "x"),
+            values(stations, "y"),
+            values(stations, "kind"),
+            values(stations, "alg"),
+        );
+        assert_eq!(names.len(), STATIONS);
+        let mut map = Vec::new();
+        for i in 0..STATIONS {
+            let (x, y): (i32, i32) = (xs[i].parse().unwrap(), ys[i].parse().unwrap());
+            let s = TABLES.station(x, y).expect("JSON station on my board");
+            let kind = match TABLES.kind[s] {
+                Kind::Rail => "rail",
+                Kind::Road => "road",
+                Kind::Camp => "camp",
+                Kind::Hq => "hq",
+            };
+            assert_eq!(kind, kinds[i], "{}", names[i]);
+            assert_eq!(name(s), algs[i]);
+            assert_eq!(parse_name(algs[i]), Some(s));
+            map.push((names[i].to_string(), s));
+        }
+        let rail_json = edges(&text, "rail_edges", &map);
+        let step_json = edges(&text, "step_edges", &map);
+        assert_eq!(rail_json.len(), 92);
+        assert_eq!(step_json.len(), 272);
+        let collect = |table: &dyn Fn(usize) -> Vec<u8>| {
+            let mut set = BTreeSet::new();
+            for a in 0..STATIONS {
+                for b in table(a) {
+                    let b = usize::from(b);
+                    assert!(table(b).contains(&(a as u8)), "symmetric {a} {b}");
+                    set.insert((a.min(b), a.max(b)));
+                }
+            }
+            set
+        };
+        let live = |row: &[u8]| {
+            row.iter()
+                .copied()
+                .take_while(|&n| n != NO_STATION)
+                .collect()
+        };
+        assert_eq!(collect(&|a| live(&TABLES.rail[a])), rail_json);
+        assert_eq!(collect(&|a| live(&TABLES.step[a])), step_json);
+    }
+
+    #[test]
+    fn lines_and_rays() {
+        assert_eq!(TABLES.lines.len(), 18);
+        let lens: Vec<usize> = TABLES.lines.iter().map(Vec::len).collect();
+        assert_eq!(
+            lens,
+            [13, 13, 13, 13, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10]
+        );
+        // Every ray step is a rail edge.
+        for s in 0..STATIONS {
+            for ray in TABLES.rays_from(s) {
+                let mut prev = s;
+                for &c in ray {
+                    assert!(TABLES.rail[prev].contains(&c));
+                    prev = usize::from(c);
+                }
+            }
+        }
+        // k6 (S's front right corner) rides the arc to l7..p7; h6 on the front row does not.
+        let k6 = parse_name("k6").unwrap();
+        assert!(
+            TABLES
+                .rays_from(k6)
+                .any(|r| r.first() == Some(&(parse_name("l7").unwrap() as u8)))
+        );
+        let h6 = parse_name("h6").unwrap();
+        let l7 = parse_name("l7").unwrap() as u8;
+        assert!(TABLES.rays_from(h6).all(|r| !r.contains(&l7)));
+    }
+
+    #[test]
+    fn names_round_trip_and_refuse_garbage() {
+        for s in 0..STATIONS {
+            assert_eq!(parse_name(&name(s)), Some(s));
+        }
+        assert_eq!(name(124), "i9");
+        assert_eq!(name(26), "h1");
+        assert_eq!(name(30 + 28), "q10");
+        for bad in ["", "a", "a0", "a01", "r9", "i", "a18", "A9", "i9x", "a1"] {
+            assert_eq!(parse_name(bad), None, "{bad}");
+        }
+    }
+}
