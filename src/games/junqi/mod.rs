@@ -202,3 +202,6 @@ impl Game for Position {
         Ok(true)
     }
 }
+
+#[cfg(test)]
+mod tests;
