@@ -389,7 +389,7 @@ impl Position {
                 && tables.step[from]
                     .iter()
                     .chain(tables.rail[from].iter())
-                    .take_while(|&&n| n != NO_STATION)
+                    .filter(|&&n| n != NO_STATION)
                     .any(|&n| self.target_ok(side_team, usize::from(n)))
         })
     }

@@ -631,3 +631,13 @@ fn random_walks_round_trip_and_unmake_restores() {
         assert_eq!(pos.to_notation(), Position::start_position().to_notation());
     }
 }
+
+#[test]
+fn a_piece_in_the_centre_counts_as_a_move_at_turn_start() {
+    // Centre stations have rail neighbours only; E's lone major at i9 keeps E alive.
+    let mut pos = build_with('S', "", &[("g6", "Sd"), ("i9", "Ef"), ("f11", "Wd")], false);
+    play(&mut pos, "g6g5");
+    assert!(!pos.is_out(1));
+    assert_eq!(pos.side_to_move(), 1);
+    assert!(!from(&pos, "i9").is_empty());
+}
