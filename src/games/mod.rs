@@ -3,6 +3,7 @@
 
 pub mod chess;
 pub mod foursquare;
+pub mod junqi;
 
 use crate::core::{Evaluator, Game, OptionKind, OptionSpec};
 use once_cell::sync::Lazy;

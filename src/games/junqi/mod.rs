@@ -1,0 +1,207 @@
+//! Siguo Junqi (四国军棋): four seats, two teams (S+N against E+W), open game.
+//!
+//! The binding rules, board and notation are in `rules/junqi.md` of the shared project
+//! notes; the board follows seed 000's centre-origin 17x17 frame.
+//!
+//! - `board`: station numbering, kinds, rail adjacency, ride rays, step adjacency.
+//! - `position`: pieces, move generation, combat, eliminations, make/unmake, hash.
+//! - `notation`: `setup ...` lineups with [`SetupError`], the full form, the diagram.
+//!
+//! ```
+//! use qiyi::core::Game;
+//! use qiyi::games::junqi::Position;
+//!
+//! let mut pos = Position::start_position();
+//! let mv = pos.parse_move("k6k7").unwrap(); // S's major general rides to the centre
+//! pos.make_move(mv);
+//! assert_eq!(Position::player_name(pos.side_to_move()), "E");
+//! let again = Position::from_notation(&pos.to_notation()).unwrap();
+//! assert_eq!(again.hash(), pos.hash());
+//! ```
+
+pub mod board;
+mod notation;
+mod position;
+
+pub use notation::{DEFAULT_LINEUP, SetupError, parse_lineup};
+pub use position::{Move, Position, Undo};
+
+use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};
+
+/// Rule option: plies without a piece leaving the board before a draw (0 = off).
+const DRAW_PLIES: &str = "NoCombatDrawPlies";
+/// Rule option: the pass or timeout that eliminates its seat (0 = never).
+const MAX_PASSES: &str = "MaxPasses";
+
+impl Game for Position {
+    type Move = Move;
+    type Undo = Undo;
+
+    /// `from * 129 + to` for moves, then pass, timeout, resign.
+    const MOVE_INDEX_SIZE: usize = board::STATIONS * board::STATIONS + 3;
+
+    fn start_position() -> Self {
+        let lineup =
+            format!("S:{DEFAULT_LINEUP} E:{DEFAULT_LINEUP} N:{DEFAULT_LINEUP} W:{DEFAULT_LINEUP}");
+        notation::parse_setup(&format!("setup {lineup}")).expect("the default lineup is valid")
+    }
+
+    /// `startpos`, `setup ...` or the full form (see `notation`).
+    fn from_notation(text: &str) -> anyhow::Result<Self> {
+        let text = text.trim();
+        if text == "startpos" {
+            return Ok(Self::start_position());
+        }
+        if text.split_whitespace().next() == Some("setup") {
+            return Ok(notation::parse_setup(text)?);
+        }
+        notation::parse_full(text)
+    }
+
+    fn to_notation(&self) -> String {
+        notation::full(self)
+    }
+
+    fn display(&self) -> String {
+        notation::diagram(self)
+    }
+
+    fn side_to_move(&self) -> usize {
+        usize::from(self.side)
+    }
+
+    fn team_of(&self, player: usize) -> usize {
+        position::team(player)
+    }
+
+    fn player_name(player: usize) -> String {
+        board::SEAT_NAMES
+            .get(player)
+            .map_or_else(|| format!("p{}", player + 1), |c| c.to_string())
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    fn legal_moves(&self, moves: &mut MoveList<Move>) {
+        self.generate_moves(moves);
+    }
+
+    #[inline]
+    fn make_move(&mut self, mv: Move) -> Undo {
+        self.play(mv)
+    }
+
+    #[inline]
+    fn unmake_move(&mut self, mv: Move, undo: Undo) {
+        self.take_back(mv, undo);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.rule_outcome()
+    }
+
+    /// Unreachable in practice: a seat without a move is eliminated before its turn. Should
+    /// it happen, the other team wins.
+    fn no_move_outcome(&self) -> Outcome {
+        Outcome::Win(1 - self.team_to_move())
+    }
+
+    #[inline]
+    fn is_capture(&self, mv: Move) -> bool {
+        self.is_attack(mv)
+    }
+
+    #[inline]
+    fn move_index(mv: Move) -> usize {
+        if mv.is_special() {
+            board::STATIONS * board::STATIONS + usize::from(mv.to)
+        } else {
+            usize::from(mv.from) * board::STATIONS + usize::from(mv.to)
+        }
+    }
+
+    /// Accepts `pass`, `timeout` and `resign` (never generated) besides `<from><to>`.
+    fn parse_move(&self, text: &str) -> anyhow::Result<Move> {
+        let special = match text {
+            "pass" => Some(Move::PASS),
+            "timeout" => Some(Move::TIMEOUT),
+            "resign" => Some(Move::RESIGN),
+            _ => None,
+        };
+        if let Some(mv) = special {
+            if self.rule_outcome().is_some() {
+                anyhow::bail!("'{text}' after the end of the game");
+            }
+            return Ok(mv);
+        }
+        let split = text
+            .char_indices()
+            .skip(1)
+            .find(|&(_, c)| c.is_ascii_lowercase())
+            .map(|(i, _)| i);
+        let squares = split
+            .filter(|&i| text.is_char_boundary(i))
+            .and_then(|i| board::parse_name(&text[..i]).zip(board::parse_name(&text[i..])));
+        let Some((from, to)) = squares else {
+            anyhow::bail!(
+                "malformed move '{text}': expected two stations like i6i7, or pass, timeout, resign"
+            );
+        };
+        let mv = Move {
+            from: from as u8,
+            to: to as u8,
+        };
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        if moves.iter().any(|&m| m == mv) {
+            Ok(mv)
+        } else {
+            anyhow::bail!("illegal move '{text}' in {}", self.to_notation())
+        }
+    }
+
+    fn move_name(mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn rule_options() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec {
+                name: DRAW_PLIES,
+                kind: OptionKind::Spin {
+                    default: i64::from(position::DEFAULT_DRAW_PLIES),
+                    min: 0,
+                    max: i64::from(u16::MAX),
+                },
+            },
+            OptionSpec {
+                name: MAX_PASSES,
+                kind: OptionKind::Spin {
+                    default: i64::from(position::DEFAULT_MAX_PASSES),
+                    min: 0,
+                    max: i64::from(u8::MAX),
+                },
+            },
+        ]
+    }
+
+    fn set_rule_option(&mut self, name: &str, value: &str) -> anyhow::Result<bool> {
+        let specs = Self::rule_options();
+        let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
+            return Ok(false);
+        };
+        let checked = spec.validate(value).map_err(anyhow::Error::msg)?;
+        if spec.name == DRAW_PLIES {
+            self.draw_plies = checked.parse()?;
+        } else {
+            self.max_passes = checked.parse()?;
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,629 @@
+//! The position, move generation, combat, elimination and the end of the game.
+//!
+//! A piece is one byte, `seat << 4 | rank` (rank 0..12 = letters `a`..`l`), and
+//! [`EMPTY`] marks an empty station. Eliminated seats keep a copy of the pieces they
+//! lost in `graves`, so an elimination can be taken back without a full position copy
+//! in the (copyable) undo record: a seat is eliminated at most once along a line of play.
+
+use super::board::{self, CENTRE, Kind, NO_STATION, STATIONS, TABLES};
+use crate::core::{MoveList, Outcome};
+use once_cell::sync::Lazy;
+
+/// An empty station in [`Position::board`].
+pub const EMPTY: u8 = u8::MAX;
+
+/// Ranks, by notation letter: `a` marshal (司令) … `i` engineer (工兵), then the three
+/// special pieces. A lower number is a higher rank among `MARSHAL..=ENGINEER`.
+pub const MARSHAL: u8 = 0;
+pub const ENGINEER: u8 = 8;
+pub const MINE: u8 = 9;
+pub const BOMB: u8 = 10;
+pub const FLAG: u8 = 11;
+/// Number of ranks.
+pub const RANKS: usize = 12;
+/// How many of each rank a seat deploys.
+pub const COUNTS: [u8; RANKS] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 2, 1];
+
+/// Seat of a piece byte.
+#[inline]
+pub fn seat_of(piece: u8) -> usize {
+    usize::from(piece >> 4)
+}
+
+/// Rank of a piece byte.
+#[inline]
+pub fn rank_of(piece: u8) -> u8 {
+    piece & 15
+}
+
+/// The team of a seat: S, N → 0; E, W → 1.
+#[inline]
+pub fn team(seat: usize) -> usize {
+    seat & 1
+}
+
+/// A ply: a move `from`→`to` between stations, or one of the three plies without a piece
+/// (`from == SPECIAL`, `to` = [`Move::PASS`], [`Move::TIMEOUT`] or [`Move::RESIGN`]).
+/// Those are accepted from move lists but never generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: u8,
+    pub to: u8,
+}
+
+impl Move {
+    pub const SPECIAL: u8 = u8::MAX;
+    pub const PASS: Move = Move {
+        from: Move::SPECIAL,
+        to: 0,
+    };
+    pub const TIMEOUT: Move = Move {
+        from: Move::SPECIAL,
+        to: 1,
+    };
+    pub const RESIGN: Move = Move {
+        from: Move::SPECIAL,
+        to: 2,
+    };
+
+    /// Whether this is a pass, timeout or resignation.
+    #[inline]
+    pub fn is_special(self) -> bool {
+        self.from == Move::SPECIAL
+    }
+}
+
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Move::PASS => f.write_str("pass"),
+            Move::TIMEOUT => f.write_str("timeout"),
+            Move::RESIGN => f.write_str("resign"),
+            Move { from, to } if usize::from(from) < STATIONS && usize::from(to) < STATIONS => {
+                write!(
+                    f,
+                    "{}{}",
+                    board::name(usize::from(from)),
+                    board::name(usize::from(to))
+                )
+            }
+            _ => f.write_str("0000"),
+        }
+    }
+}
+
+/// What [`Position::play`] destroys, for [`Position::take_back`].
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    moved: u8,
+    captured: u8,
+    side: u8,
+    out: u8,
+    public: u8,
+    mover_passes: u8,
+    quiet: u16,
+    hash: u64,
+}
+
+/// Zobrist keys from a fixed-seed splitmix64 stream.
+struct Keys {
+    piece: [[u64; STATIONS]; 64],
+    side: [u64; 4],
+    out: [u64; 4],
+    public: [u64; 4],
+    passes: [[u64; 256]; 4],
+}
+
+static KEYS: Lazy<Box<Keys>> = Lazy::new(|| {
+    let mut state = 0x6a75_6e71_6973_6775_u64; // "junqisgu"
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut keys = Box::new(Keys {
+        piece: [[0; STATIONS]; 64],
+        side: [0; 4],
+        out: [0; 4],
+        public: [0; 4],
+        passes: [[0; 256]; 4],
+    });
+    for row in keys.piece.iter_mut() {
+        row.iter_mut().for_each(|k| *k = next());
+    }
+    for seat in 0..4 {
+        keys.side[seat] = next();
+        keys.out[seat] = next();
+        keys.public[seat] = next();
+        // Zero passes costs nothing, so a position without passes needs no key.
+        for count in 1..256 {
+            keys.passes[seat][count] = next();
+        }
+    }
+    keys
+});
+
+/// Default of the `NoCombatDrawPlies` rule option.
+pub const DEFAULT_DRAW_PLIES: u16 = 50;
+/// Default of the `MaxPasses` rule option.
+pub const DEFAULT_MAX_PASSES: u8 = 5;
+
+/// A Siguo Junqi position (open game: every rank known).
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// Piece byte per station, or [`EMPTY`].
+    pub(super) board: [u8; STATIONS],
+    /// The seat to move; on a finished game by elimination, the seat that moved last.
+    pub(super) side: u8,
+    /// Bit per eliminated seat.
+    pub(super) out: u8,
+    /// Bit per seat whose flag is public (its marshal was removed).
+    pub(super) public: u8,
+    /// Consecutive plies (all seats) without a piece leaving the board.
+    pub(super) quiet: u16,
+    /// Passes and timeouts per seat.
+    pub(super) passes: [u8; 4],
+    /// Incrementally kept Zobrist key.
+    pub(super) hash: u64,
+    /// Rule option `NoCombatDrawPlies` (0 = off).
+    pub(super) draw_plies: u16,
+    /// Rule option `MaxPasses` (0 = off).
+    pub(super) max_passes: u8,
+    /// Per seat, the `(station, piece)` pairs removed by its elimination.
+    graves: [[(u8, u8); 25]; 4],
+    grave_len: [u8; 4],
+}
+
+/// A set of stations, for collecting one piece's destinations without duplicates.
+type StationSet = [u64; 3];
+
+#[inline]
+fn set_add(set: &mut StationSet, s: usize) {
+    set[s >> 6] |= 1 << (s & 63);
+}
+
+impl Position {
+    /// An empty board, S to move, nobody out, default options.
+    pub(super) fn empty() -> Position {
+        Position {
+            board: [EMPTY; STATIONS],
+            side: 0,
+            out: 0,
+            public: 0,
+            quiet: 0,
+            passes: [0; 4],
+            hash: 0,
+            draw_plies: DEFAULT_DRAW_PLIES,
+            max_passes: DEFAULT_MAX_PASSES,
+            graves: [[(0, 0); 25]; 4],
+            grave_len: [0; 4],
+        }
+    }
+
+    /// The piece on station `s`, or [`EMPTY`].
+    pub fn piece(&self, s: usize) -> u8 {
+        self.board[s]
+    }
+
+    /// Whether a seat has been eliminated.
+    pub fn is_out(&self, seat: usize) -> bool {
+        self.out & (1 << seat) != 0
+    }
+
+    /// Whether a seat's flag has been made public.
+    pub fn is_public(&self, seat: usize) -> bool {
+        self.public & (1 << seat) != 0
+    }
+
+    /// The no-combat counter.
+    pub fn quiet_plies(&self) -> u16 {
+        self.quiet
+    }
+
+    /// Passes and timeouts of a seat so far.
+    pub fn passes(&self, seat: usize) -> u8 {
+        self.passes[seat]
+    }
+
+    /// Whether both seats of a team are out.
+    #[inline]
+    pub fn team_out(&self, team: usize) -> bool {
+        let mask = 0b0101 << team;
+        self.out & mask == mask
+    }
+
+    /// The Zobrist key computed from scratch: pieces on stations, the side to move,
+    /// eliminated seats, public flags and pass counts. The no-combat counter is left out
+    /// (like chess's halfmove clock) so that transpositions still meet.
+    pub fn compute_hash(&self) -> u64 {
+        let keys = &**KEYS;
+        let mut hash = keys.side[usize::from(self.side)];
+        for (s, &p) in self.board.iter().enumerate() {
+            if p != EMPTY {
+                hash ^= keys.piece[usize::from(p)][s];
+            }
+        }
+        for seat in 0..4 {
+            if self.is_out(seat) {
+                hash ^= keys.out[seat];
+            }
+            if self.is_public(seat) {
+                hash ^= keys.public[seat];
+            }
+            hash ^= keys.passes[seat][usize::from(self.passes[seat])];
+        }
+        hash
+    }
+
+    /// The result when the game is over by rule: the draw counter first, then a team out
+    /// (both out: the team of the seat that moved last, kept in `side`, wins).
+    pub fn rule_outcome(&self) -> Option<Outcome> {
+        if self.draw_plies > 0 && self.quiet >= self.draw_plies {
+            return Some(Outcome::Draw);
+        }
+        match (self.team_out(0), self.team_out(1)) {
+            (true, true) => Some(Outcome::Win(team(usize::from(self.side)))),
+            (true, false) => Some(Outcome::Win(1)),
+            (false, true) => Some(Outcome::Win(0)),
+            (false, false) => None,
+        }
+    }
+
+    /// Whether a piece of the side to move may end on `to`: empty, or an enemy outside a camp.
+    #[inline]
+    fn target_ok(&self, side_team: usize, to: usize) -> bool {
+        let p = self.board[to];
+        p == EMPTY || (team(seat_of(p)) != side_team && TABLES.kind[to] != Kind::Camp)
+    }
+
+    /// Whether the piece on `s` can ever move: not a flag or mine, not in an HQ.
+    #[inline]
+    fn movable(&self, s: usize) -> bool {
+        let rank = rank_of(self.board[s]);
+        rank != FLAG && rank != MINE && TABLES.kind[s] != Kind::Hq
+    }
+
+    /// Every move of the seat to move (none when the game is over).
+    pub fn generate_moves(&self, moves: &mut MoveList<Move>) {
+        if self.rule_outcome().is_some() {
+            return;
+        }
+        let side = usize::from(self.side);
+        let side_team = team(side);
+        let tables = &*TABLES;
+        for from in 0..STATIONS {
+            let p = self.board[from];
+            if p == EMPTY || seat_of(p) != side || !self.movable(from) {
+                continue;
+            }
+            let mut dest: StationSet = [0; 3];
+            for &n in tables.step[from].iter().take_while(|&&n| n != NO_STATION) {
+                if self.target_ok(side_team, usize::from(n)) {
+                    set_add(&mut dest, usize::from(n));
+                }
+            }
+            if tables.kind[from] == Kind::Rail {
+                if rank_of(p) == ENGINEER {
+                    self.engineer_reach(from, side_team, &mut dest);
+                } else {
+                    self.ride_reach(from, side_team, &mut dest);
+                }
+            }
+            for (word, &bits) in dest.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let to = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    moves.push(Move {
+                        from: from as u8,
+                        to: to as u8,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Straight and curved rides: along each ray over empty stations, ending on the first
+    /// empty station or enemy piece (rail stations are never camps).
+    #[inline]
+    fn ride_reach(&self, from: usize, side_team: usize, dest: &mut StationSet) {
+        for ray in TABLES.rays_from(from) {
+            for &s in ray {
+                let s = usize::from(s);
+                let p = self.board[s];
+                if p == EMPTY {
+                    set_add(dest, s);
+                    continue;
+                }
+                if team(seat_of(p)) != side_team {
+                    set_add(dest, s);
+                }
+                break;
+            }
+        }
+    }
+
+    /// The engineer's reach: breadth-first over empty rail stations; an enemy on a rail
+    /// station next to a reached one can be attacked.
+    #[inline]
+    fn engineer_reach(&self, from: usize, side_team: usize, dest: &mut StationSet) {
+        let tables = &*TABLES;
+        let mut seen: StationSet = [0; 3];
+        set_add(&mut seen, from);
+        let mut queue = [0u8; STATIONS];
+        let (mut head, mut tail) = (0, 1);
+        queue[0] = from as u8;
+        while head < tail {
+            let s = usize::from(queue[head]);
+            head += 1;
+            for &n in tables.rail[s].iter().take_while(|&&n| n != NO_STATION) {
+                let n = usize::from(n);
+                if seen[n >> 6] & (1 << (n & 63)) != 0 {
+                    continue;
+                }
+                set_add(&mut seen, n);
+                let p = self.board[n];
+                if p == EMPTY {
+                    set_add(dest, n);
+                    queue[tail] = n as u8;
+                    tail += 1;
+                } else if team(seat_of(p)) != side_team {
+                    set_add(dest, n);
+                }
+            }
+        }
+    }
+
+    /// Whether `seat` has any legal move, without listing them: every move's first
+    /// station is a step or rail neighbour, so looking one station away suffices.
+    pub fn has_move(&self, seat: usize) -> bool {
+        let side_team = team(seat);
+        let tables = &*TABLES;
+        (0..STATIONS).any(|from| {
+            let p = self.board[from];
+            p != EMPTY
+                && seat_of(p) == seat
+                && self.movable(from)
+                && tables.step[from]
+                    .iter()
+                    .chain(tables.rail[from].iter())
+                    .filter(|&&n| n != NO_STATION)
+                    .any(|&n| self.target_ok(side_team, usize::from(n)))
+        })
+    }
+
+    #[inline]
+    fn put(&mut self, s: usize, p: u8) {
+        self.board[s] = p;
+        self.hash ^= KEYS.piece[usize::from(p)][s];
+    }
+
+    #[inline]
+    fn lift(&mut self, s: usize) {
+        let p = self.board[s];
+        self.board[s] = EMPTY;
+        self.hash ^= KEYS.piece[usize::from(p)][s];
+    }
+
+    /// A piece leaves the board: a marshal's departure makes its seat's flag public.
+    #[inline]
+    fn on_removed(&mut self, p: u8) {
+        if rank_of(p) == MARSHAL {
+            self.make_public(seat_of(p));
+        }
+    }
+
+    fn make_public(&mut self, seat: usize) {
+        if !self.is_public(seat) {
+            self.public |= 1 << seat;
+            self.hash ^= KEYS.public[seat];
+        }
+    }
+
+    /// Removes every piece of `seat` (kept in its grave) and marks it out; returns
+    /// whether any piece left the board.
+    pub(super) fn eliminate(&mut self, seat: usize) -> bool {
+        let mut n = 0;
+        for s in 0..STATIONS {
+            let p = self.board[s];
+            if p != EMPTY && seat_of(p) == seat {
+                self.graves[seat][n] = (s as u8, p);
+                n += 1;
+                self.lift(s);
+                self.on_removed(p);
+            }
+        }
+        self.grave_len[seat] = n as u8;
+        self.out |= 1 << seat;
+        self.hash ^= KEYS.out[seat];
+        n > 0
+    }
+
+    /// Puts an eliminated seat's pieces back (the reverse of [`Position::eliminate`];
+    /// the hash and flags are restored by the caller from the undo record).
+    fn revive(&mut self, seat: usize) {
+        for i in 0..usize::from(self.grave_len[seat]) {
+            let (s, p) = self.graves[seat][i];
+            self.board[usize::from(s)] = p;
+        }
+        self.grave_len[seat] = 0;
+    }
+
+    /// Plays a ply (assumed legal, or a special ply while the game is on).
+    pub fn play(&mut self, mv: Move) -> Undo {
+        let mover = usize::from(self.side);
+        let undo = Undo {
+            moved: if mv.is_special() {
+                EMPTY
+            } else {
+                self.board[usize::from(mv.from)]
+            },
+            captured: if mv.is_special() {
+                EMPTY
+            } else {
+                self.board[usize::from(mv.to)]
+            },
+            side: self.side,
+            out: self.out,
+            public: self.public,
+            mover_passes: self.passes[mover],
+            quiet: self.quiet,
+            hash: self.hash,
+        };
+        let removed = match mv {
+            Move::PASS | Move::TIMEOUT => {
+                let keys = &**KEYS;
+                self.hash ^= keys.passes[mover][usize::from(self.passes[mover])];
+                self.passes[mover] = self.passes[mover].saturating_add(1);
+                self.hash ^= keys.passes[mover][usize::from(self.passes[mover])];
+                self.max_passes > 0
+                    && self.passes[mover] >= self.max_passes
+                    && self.eliminate(mover)
+            }
+            Move::RESIGN => self.eliminate(mover),
+            _ => self.resolve(usize::from(mv.from), usize::from(mv.to)),
+        };
+        if removed {
+            self.quiet = 0;
+        } else {
+            self.quiet = self.quiet.saturating_add(1);
+        }
+        self.next_turn(mover);
+        undo
+    }
+
+    /// Moves the piece and settles any combat; returns whether a piece left the board.
+    #[inline]
+    fn resolve(&mut self, from: usize, to: usize) -> bool {
+        let attacker = self.board[from];
+        let defender = self.board[to];
+        self.lift(from);
+        if defender == EMPTY {
+            self.put(to, attacker);
+            return false;
+        }
+        self.lift(to);
+        let (a, d) = (rank_of(attacker), rank_of(defender));
+        // Rule 1 bomb, 2 flag, 3 mine, 4 ranks; `winner` is what stands on `to` after.
+        let winner = if a == BOMB || d == BOMB {
+            EMPTY
+        } else if d == FLAG {
+            attacker
+        } else if d == MINE {
+            if a == ENGINEER { attacker } else { defender }
+        } else if a == d {
+            EMPTY
+        } else if a < d {
+            attacker
+        } else {
+            defender
+        };
+        if winner != EMPTY {
+            self.put(to, winner);
+        }
+        if winner != attacker {
+            self.on_removed(attacker);
+        }
+        if winner != defender {
+            self.on_removed(defender);
+        }
+        if d == FLAG {
+            self.eliminate(seat_of(defender));
+        }
+        true
+    }
+
+    /// Passes the turn on after a ply by `mover`: stops on a finished game; otherwise
+    /// finds the next live seat, eliminating at the start of its turn a seat without a
+    /// legal move (not a ply; repeated, stopping as soon as a team is out).
+    fn next_turn(&mut self, mover: usize) {
+        let keys = &**KEYS;
+        self.hash ^= keys.side[usize::from(self.side)];
+        if self.team_out(0) || self.team_out(1) {
+            self.side = mover as u8;
+            self.hash ^= keys.side[mover];
+            return;
+        }
+        let mut seat = self.next_live(mover);
+        // The draw is decided before any turn-start elimination.
+        if !(self.draw_plies > 0 && self.quiet >= self.draw_plies) {
+            while !self.has_move(seat) {
+                if self.eliminate(seat) {
+                    self.quiet = 0;
+                }
+                if self.team_out(0) || self.team_out(1) {
+                    seat = mover;
+                    break;
+                }
+                seat = self.next_live(seat);
+            }
+        }
+        self.side = seat as u8;
+        self.hash ^= keys.side[seat];
+    }
+
+    /// The first seat after `seat` in turn order that is not out (`seat` itself if all
+    /// others are out).
+    pub(super) fn next_live(&self, seat: usize) -> usize {
+        (1..=4)
+            .map(|k| (seat + k) % 4)
+            .find(|&s| !self.is_out(s))
+            .unwrap_or(seat)
+    }
+
+    /// Gives the turn to `seat` (or the next live seat), applying turn-start eliminations
+    /// unless the game is already over: for a freshly set-up position.
+    pub(super) fn settle(&mut self, seat: usize) {
+        let start = if self.is_out(seat) {
+            self.next_live(seat)
+        } else {
+            seat
+        };
+        self.side = start as u8;
+        if self.team_out(0) || self.team_out(1) {
+            return;
+        }
+        if !self.has_move(start) {
+            // Eliminate as if the seat before it had just moved.
+            self.next_turn((start + 3) % 4);
+        }
+    }
+
+    /// Takes back [`Position::play`].
+    pub fn take_back(&mut self, mv: Move, undo: Undo) {
+        let mut revived = self.out & !undo.out;
+        while revived != 0 {
+            let seat = revived.trailing_zeros() as usize;
+            revived &= revived - 1;
+            self.revive(seat);
+        }
+        if !mv.is_special() {
+            self.board[usize::from(mv.from)] = undo.moved;
+            self.board[usize::from(mv.to)] = undo.captured;
+        }
+        self.side = undo.side;
+        self.passes[usize::from(undo.side)] = undo.mover_passes;
+        self.out = undo.out;
+        self.public = undo.public;
+        self.quiet = undo.quiet;
+        self.hash = undo.hash;
+    }
+
+    /// Whether a ply attacks a piece.
+    #[inline]
+    pub fn is_attack(&self, mv: Move) -> bool {
+        !mv.is_special() && self.board[usize::from(mv.to)] != EMPTY
+    }
+
+    /// Station of the `slot` of `seat`.
+    pub fn slot_station(seat: usize, slot: usize) -> usize {
+        30 * seat + slot
+    }
+
+    /// Whether a station is in the centre.
+    pub fn is_centre(s: usize) -> bool {
+        s >= CENTRE
+    }
+}
