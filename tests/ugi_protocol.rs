@@ -332,6 +332,7 @@ fn bad_input_battery() {
         "go wtime 1000".into(),
         "go searchmoves d4d3".into(),
         "go perft".into(),
+        "go deploy".into(),
         "go perft x".into(),
         "go perft 1 2".into(),
         "query".into(),

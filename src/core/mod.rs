@@ -114,6 +114,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The move in the game's notation.
     fn move_name(mv: Self::Move) -> String;
 
+    /// A starting lineup for the player to move, in the game's notation, for games where
+    /// players deploy their own pieces (Junqi's `go deploy`). `seed` varies the lineup.
+    fn deploy(&self, _seed: u64) -> anyhow::Result<String> {
+        anyhow::bail!("this game has no deployment")
+    }
+
     /// Options that change the rules (e.g. FourSquare's `MaxPlies`), declared by the protocol.
     fn rule_options() -> Vec<OptionSpec> {
         Vec::new()

@@ -61,14 +61,22 @@ impl GameKind {
         )
     }
 
-    /// Which player a `go` clock token (`wtime` → `w`, `p1inc` → `p1`) belongs to.
-    pub fn clock_owner(self, owner: &str) -> Option<usize> {
+    /// Which players a `go` clock token (`wtime` → `w`, `p1inc` → `p1`) belongs to. In
+    /// Junqi `p1`/`p2` are the teams (S+N, E+W), so one clock serves both partners, while
+    /// `stime`..`wtime` are the seats' own.
+    pub fn clock_owners(self, owner: &str) -> &'static [usize] {
         match (self, owner) {
-            (GameKind::Chess, "w") | (GameKind::Shogi, "b") => Some(0),
-            (GameKind::Chess, "b") | (GameKind::Shogi, "w") => Some(1),
-            (GameKind::FourSquare | GameKind::Junqi, "p1") => Some(0),
-            (GameKind::FourSquare | GameKind::Junqi, "p2") => Some(1),
-            _ => None,
+            (GameKind::Chess, "w") | (GameKind::Shogi, "b") => &[0],
+            (GameKind::Chess, "b") | (GameKind::Shogi, "w") => &[1],
+            (GameKind::FourSquare, "p1") => &[0],
+            (GameKind::FourSquare, "p2") => &[1],
+            (GameKind::Junqi, "p1") => &[0, 2],
+            (GameKind::Junqi, "p2") => &[1, 3],
+            (GameKind::Junqi, "s") => &[0],
+            (GameKind::Junqi, "e") => &[1],
+            (GameKind::Junqi, "n") => &[2],
+            (GameKind::Junqi, "w") => &[3],
+            _ => &[],
         }
     }
 

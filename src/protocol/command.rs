@@ -22,6 +22,8 @@ pub enum Command {
         limits: Limits,
         searchmoves: Vec<String>,
     },
+    /// `go deploy` (Junqi): a lineup for the seat to move.
+    Deploy,
     /// `go perft D`: count the legal move tree, per root move.
     Perft { depth: u32 },
     /// `stop`: finish the search now and answer `bestmove`.

@@ -248,7 +248,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let result = self.position.result();
         let word = match query {
             Query::GameOver => result.is_some().to_string(),
-            Query::P1Turn => (self.position.side_to_move() == 0).to_string(),
+            Query::P1Turn => (self.position.team_to_move() == 0).to_string(),
             Query::Result => match result {
                 None => "none".into(),
                 Some(Outcome::Draw) => "draw".into(),
@@ -321,6 +321,11 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
             Command::Perft { depth } => self.perft(depth)?,
             Command::Stop | Command::GameOver | Command::Quit => self.stop(),
             Command::PonderHit => self.control.ponderhit(),
+            Command::Deploy => {
+                let seed = rand::random::<u64>();
+                let lineup = self.position.deploy(seed).map_err(|e| e.to_string())?;
+                self.out.line(&format!("deploy {lineup}"));
+            }
             Command::Query(query) => self.out.line(&self.answer(query)),
             Command::Display => {
                 let text = self.position.display();

@@ -141,6 +141,9 @@ fn milliseconds(name: &str, value: Option<&&str>) -> Result<u64, ParseError> {
 }
 
 fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
+    if rest == ["deploy"] {
+        return Ok(Command::Deploy);
+    }
     if let ["perft", depth @ ..] = rest {
         let [depth] = depth else {
             return error("go perft needs exactly one depth");
@@ -188,14 +191,18 @@ fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
                     .strip_suffix("time")
                     .map(|owner| (owner, false))
                     .or_else(|| token.strip_suffix("inc").map(|owner| (owner, true)));
-                let Some(player) = clock.and_then(|(owner, _)| game.clock_owner(owner)) else {
+                let owners = clock.map_or(&[][..], |(owner, _)| game.clock_owners(owner));
+                if owners.is_empty() {
                     return error(format!("go: unknown parameter {}", quote(token)));
-                };
+                }
                 let ms = milliseconds(token, value)?;
-                if clock.is_some_and(|(_, inc)| inc) {
-                    limits.inc[player] = Some(ms);
+                let clocks = if clock.is_some_and(|(_, inc)| inc) {
+                    &mut limits.inc
                 } else {
-                    limits.time[player] = Some(ms);
+                    &mut limits.time
+                };
+                for &player in owners {
+                    clocks[player] = Some(ms);
                 }
             }
         }
@@ -253,6 +260,20 @@ mod tests {
         assert!(ugi("go sideways 3").is_err());
         assert_eq!(ugi("go perft 3"), Ok(Some(Command::Perft { depth: 3 })));
         assert!(ugi("go perft").is_err());
+    }
+
+    #[test]
+    fn junqi_team_clocks_serve_both_partners_and_seat_clocks_one() {
+        let Some(Command::Go { limits, .. }) =
+            parse("go p1time 1000 p2time 2000 wtime 300", GameKind::Junqi).unwrap()
+        else {
+            panic!("not a go command");
+        };
+        assert_eq!(limits.time, [Some(1000), Some(2000), Some(1000), Some(300)]);
+        assert_eq!(
+            parse("go deploy", GameKind::Junqi),
+            Ok(Some(Command::Deploy))
+        );
     }
 
     #[test]
