@@ -5,37 +5,13 @@
 //! whole suite stays well under a minute in a release build. Counts beyond the budget stay
 //! in the file as data for manual runs (`qiyi perft`).
 
+mod common;
+
 use qiyi::core::Game;
 use qiyi::games::chess::Position;
 
-/// One line of the data file: `<FEN> ;D1 n ;D2 n ...`.
-struct Suite {
-    fen: String,
-    counts: Vec<(u32, u64)>,
-}
-
-fn load_suites() -> Vec<Suite> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft/chess.perft");
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(';');
-            let fen = parts.next().unwrap_or_default().trim().to_string();
-            let counts = parts
-                .map(|part| {
-                    let (depth, count) = part
-                        .trim()
-                        .split_once(' ')
-                        .unwrap_or_else(|| panic!("{line}"));
-                    let depth = depth.strip_prefix('D').unwrap_or_else(|| panic!("{line}"));
-                    (depth.parse().unwrap(), count.trim().parse().unwrap())
-                })
-                .collect();
-            Suite { fen, counts }
-        })
-        .collect()
+fn load_suites() -> Vec<common::PerftSuite> {
+    common::load_perft_suite("chess")
 }
 
 /// Largest count checked; an unoptimised build checks far less.
@@ -54,8 +30,8 @@ fn perft_matches_the_published_counts() {
     assert!(suites.len() >= 100, "the perft suite is incomplete");
     let mut checked = 0;
     for suite in &suites {
-        let mut pos =
-            Position::from_notation(&suite.fen).unwrap_or_else(|e| panic!("{}: {e}", suite.fen));
+        let mut pos = Position::from_notation(&suite.position)
+            .unwrap_or_else(|e| panic!("{}: {e}", suite.position));
         for &(depth, expected) in &suite.counts {
             if expected > NODE_BUDGET {
                 continue;
@@ -68,11 +44,11 @@ fn perft_matches_the_published_counts() {
             } else {
                 qiyi::perft::perft(&mut pos, depth)
             };
-            assert_eq!(found, expected, "{} depth {depth}", suite.fen);
+            assert_eq!(found, expected, "{} depth {depth}", suite.position);
             checked += 1;
         }
         // Perft leaves the position as it found it.
-        assert_eq!(pos, Position::from_notation(&suite.fen).unwrap());
+        assert_eq!(pos, Position::from_notation(&suite.position).unwrap());
     }
     assert!(checked >= 400, "only {checked} counts checked");
 }
@@ -83,7 +59,7 @@ fn suite_has_the_standard_positions_at_their_standard_depths() {
     let deepest = |prefix: &str| {
         suites
             .iter()
-            .filter(|s| s.fen.starts_with(prefix))
+            .filter(|s| s.position.starts_with(prefix))
             .map(|s| s.counts.last().unwrap().0)
             .max()
             .unwrap_or_else(|| panic!("{prefix} missing"))

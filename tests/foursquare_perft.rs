@@ -6,6 +6,8 @@
 //! the engine's bitboards and capture tables say what the rules say. The published counts
 //! live in `tests/perft/foursquare.perft`, so they are data that both generators check.
 
+mod common;
+
 use qiyi::core::Game;
 use qiyi::games::foursquare::Position;
 
@@ -141,34 +143,8 @@ fn naive_perft(pos: &Naive, depth: u32) -> u64 {
         .sum()
 }
 
-/// One line of the data file: `<FSN> ;D1 n ;D2 n ...`.
-struct Suite {
-    fsn: String,
-    counts: Vec<(u32, u64)>,
-}
-
-fn load_suites() -> Vec<Suite> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft/foursquare.perft");
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(';');
-            let fsn = parts.next().unwrap_or_default().trim().to_string();
-            let counts = parts
-                .map(|part| {
-                    let (depth, count) = part
-                        .trim()
-                        .split_once(' ')
-                        .unwrap_or_else(|| panic!("{line}"));
-                    let depth = depth.strip_prefix('D').unwrap_or_else(|| panic!("{line}"));
-                    (depth.parse().unwrap(), count.trim().parse().unwrap())
-                })
-                .collect();
-            Suite { fsn, counts }
-        })
-        .collect()
+fn load_suites() -> Vec<common::PerftSuite> {
+    common::load_perft_suite("foursquare")
 }
 
 #[test]
@@ -201,8 +177,8 @@ fn perft_matches_the_naive_generator_and_the_data_file() {
         "expected start positions and mid-game positions"
     );
     for suite in &suites {
-        let mut pos = Position::from_notation(&suite.fsn).unwrap();
-        let naive = naive_from_fsn(&suite.fsn);
+        let mut pos = Position::from_notation(&suite.position).unwrap();
+        let naive = naive_from_fsn(&suite.position);
         let counts: Vec<(u32, u64)> = suite
             .counts
             .iter()
@@ -214,13 +190,13 @@ fn perft_matches_the_naive_generator_and_the_data_file() {
                 qiyi::perft::perft(&mut pos, depth),
                 expected,
                 "engine: {} depth {depth}",
-                suite.fsn
+                suite.position
             );
             assert_eq!(
                 naive_perft(&naive, depth),
                 expected,
                 "naive: {} depth {depth}",
-                suite.fsn
+                suite.position
             );
         }
         let &(depth, expected) = counts.last().unwrap();
@@ -231,7 +207,7 @@ fn perft_matches_the_naive_generator_and_the_data_file() {
         assert_eq!(
             divided, expected,
             "divide on 2 threads: {} depth {depth}",
-            suite.fsn
+            suite.position
         );
     }
 }
@@ -242,7 +218,7 @@ fn start_position_is_searched_to_depth_8_from_either_side() {
     for fsn in ["bbbb/4/4/wwww b", "bbbb/4/4/wwww w"] {
         let suite = suites
             .iter()
-            .find(|s| s.fsn == fsn)
+            .find(|s| s.position == fsn)
             .unwrap_or_else(|| panic!("{fsn} missing"));
         assert!(suite.counts.last().unwrap().0 >= 8, "{fsn}");
     }

@@ -8,6 +8,8 @@
 //! the turn order from the rules text. Positions are copied, never unmade. The counts live
 //! in `tests/perft/junqi.perft`; both generators must reproduce them.
 
+mod common;
+
 use qiyi::core::{Game, MoveList};
 use qiyi::games::junqi::Position;
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -374,28 +376,8 @@ impl Naive {
     }
 }
 
-struct Case {
-    notation: String,
-    counts: Vec<(u32, u64)>,
-}
-
-fn cases() -> Vec<Case> {
-    let text = include_str!("perft/junqi.perft");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(';');
-            let notation = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|p| {
-                    let mut it = p.split_whitespace();
-                    let d = it.next().unwrap().trim_start_matches('D').parse().unwrap();
-                    (d, it.next().unwrap().parse().unwrap())
-                })
-                .collect();
-            Case { notation, counts }
-        })
-        .collect()
+fn cases() -> Vec<common::PerftSuite> {
+    common::load_perft_suite("junqi")
 }
 
 /// The two move sets of one node as names: engine first, naive second.
@@ -450,8 +432,8 @@ fn first_difference(pos: &Position, naive: &Naive, depth: u32) -> Option<String>
 fn root_moves_agree() {
     let g = graph();
     for case in cases() {
-        let pos = Position::from_notation(&case.notation).unwrap();
-        let naive = naive_from(&case.notation);
+        let pos = Position::from_notation(&case.position).unwrap();
+        let naive = naive_from(&case.position);
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         let engine: BTreeSet<String> = moves.iter().map(|&m| Position::move_name(m)).collect();
@@ -464,7 +446,7 @@ fn root_moves_agree() {
                 .map(|(a, b)| format!("{}{}", g.alg[a], g.alg[b]))
                 .collect()
         };
-        assert_eq!(engine, reference, "{}", case.notation);
+        assert_eq!(engine, reference, "{}", case.position);
     }
 }
 
@@ -473,18 +455,18 @@ fn root_moves_agree() {
 #[test]
 fn perft_matches_the_data_and_the_naive_generator() {
     for case in cases() {
-        let pos = Position::from_notation(&case.notation).unwrap();
-        let naive = naive_from(&case.notation);
+        let pos = Position::from_notation(&case.position).unwrap();
+        let naive = naive_from(&case.position);
         for &(depth, expected) in &case.counts {
             let engine: u64 = qiyi::perft::divide(&pos, depth, 2)
                 .iter()
                 .map(|&(_, n)| n)
                 .sum();
-            assert_eq!(engine, expected, "engine D{depth} {}", case.notation);
+            assert_eq!(engine, expected, "engine D{depth} {}", case.position);
             let naive_depth = depth <= 3 || (depth == 4 && expected <= 3_000_000);
             if naive_depth && naive.perft(depth) != expected {
                 let diff = first_difference(&pos, &naive, depth);
-                panic!("naive D{depth} differs on {}: {diff:?}", case.notation);
+                panic!("naive D{depth} differs on {}: {diff:?}", case.position);
             }
         }
     }

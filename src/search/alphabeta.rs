@@ -4,7 +4,7 @@
 //! Scores are from the view of the team to move. A child whose mover is on the same team
 //! (a Junqi partner after an elimination, say) is searched without negating the window.
 
-use super::tt::{Bound, score_from_tt, score_to_tt};
+use super::tt::{Bound, TtHit, score_from_tt, score_to_tt};
 use super::{MAX_PLY, Report, ReportFn, SearchResult, Shared};
 use crate::core::{Evaluator, Game, MATE, MATE_BOUND, MoveList, Outcome, Score, mate_in, mated_in};
 use std::sync::atomic::Ordering;
@@ -423,16 +423,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(hit) = hit
             && !pv_node
             && hit.depth >= depth
+            && let Some(score) = tt_cutoff(hit, ply, alpha, beta)
         {
-            let score = score_from_tt(hit.score, ply);
-            let usable = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+            return score;
         }
 
         // Without a move from the table this node was never searched well: search it a
@@ -573,13 +566,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, original_alpha, beta);
         self.shared.tt.store(
             key,
             best_move.map(|mv| G::move_index(mv) as u32),
@@ -604,16 +591,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             return self.eval.evaluate(&self.pos);
         }
         let key = self.pos.hash();
-        if let Some(hit) = self.shared.tt.probe(key) {
-            let score = score_from_tt(hit.score, ply);
-            let usable = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+        if let Some(score) = self
+            .shared
+            .tt
+            .probe(key)
+            .and_then(|hit| tt_cutoff(hit, ply, alpha, beta))
+        {
+            return score;
         }
         let original_alpha = alpha;
         // In check there is no standing pat: every evasion is searched, and none is mate.
@@ -667,13 +651,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, original_alpha, beta);
         let code = best_move.map(|mv| G::move_index(mv) as u32);
         self.shared
             .tt
@@ -745,6 +723,28 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
         }
     }
+}
+
+/// What a node's best score says about its true value, given the window it was searched in.
+fn bound_of(best: Score, alpha: Score, beta: Score) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// The stored score, if its bound settles the window `alpha..beta` by itself.
+fn tt_cutoff(hit: TtHit, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+    let score = score_from_tt(hit.score, ply);
+    let usable = match hit.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    usable.then_some(score)
 }
 
 /// History "gravity": the closer to the bound, the smaller the step, so values stay bounded

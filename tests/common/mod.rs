@@ -137,3 +137,35 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// One line of a perft data file (`tests/perft/<game>.perft`): a position in the game's
+/// notation and its published or independently counted leaf counts by depth.
+pub struct PerftSuite {
+    pub position: String,
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads `tests/perft/<game>.perft`: `<position> ;D1 n ;D2 n ...` per line, `#` comments.
+pub fn load_perft_suite(game: &str) -> Vec<PerftSuite> {
+    let path = format!("{}/tests/perft/{game}.perft", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(';');
+            let position = parts.next().unwrap_or_default().trim().to_string();
+            let counts = parts
+                .map(|part| {
+                    let (depth, count) = part
+                        .trim()
+                        .split_once(' ')
+                        .unwrap_or_else(|| panic!("{line}"));
+                    let depth = depth.strip_prefix('D').unwrap_or_else(|| panic!("{line}"));
+                    (depth.parse().unwrap(), count.trim().parse().unwrap())
+                })
+                .collect();
+            PerftSuite { position, counts }
+        })
+        .collect()
+}
