@@ -6,6 +6,8 @@
 //! - `board`: station numbering, kinds, rail adjacency, ride rays, step adjacency.
 //! - `position`: pieces, move generation, combat, eliminations, make/unmake, hash.
 //! - `notation`: `setup ...` lineups with [`SetupError`], the full form, the diagram.
+//! - `eval`: [`Eval`], the static evaluation the search uses.
+//! - `deploy`: [`deploy`], random but sensible lineups (布阵) for `go deploy`.
 //!
 //! ```
 //! use qiyi::core::Game;
@@ -20,9 +22,13 @@
 //! ```
 
 pub mod board;
+mod deploy;
+mod eval;
 mod notation;
 mod position;
 
+pub use deploy::deploy;
+pub use eval::Eval;
 pub use notation::{DEFAULT_LINEUP, SetupError, parse_lineup};
 pub use position::{Move, Position, Undo};
 
