@@ -266,10 +266,10 @@ fn games_not_built_yet_say_so_and_the_game_option_switches() {
     assert_eq!(engine.ask("isready", "readyok"), "readyok");
     assert_eq!(engine.fsn(), "bbbb/4/4/wwww b");
 
-    let mut engine = Engine::start(&["--game", "junqi"]);
+    let mut engine = Engine::start(&["--game", "shogi"]);
     let first = engine.next_line(5 * SECOND).unwrap();
     assert!(
-        first.starts_with("info string error: junqi is not available"),
+        first.starts_with("info string error: shogi is not available"),
         "{first}"
     );
 

@@ -43,7 +43,10 @@ impl GameKind {
 
     /// Whether this build plays the game; the others answer a clear error.
     pub fn is_available(self) -> bool {
-        matches!(self, GameKind::Chess | GameKind::FourSquare)
+        matches!(
+            self,
+            GameKind::Chess | GameKind::Junqi | GameKind::FourSquare
+        )
     }
 
     /// The games this build plays.
@@ -98,6 +101,7 @@ impl GameKind {
     pub fn bench_positions(self) -> &'static str {
         match self {
             GameKind::Chess => include_str!("../../bench_positions/chess.epd"),
+            GameKind::Junqi => include_str!("../../bench_positions/junqi.txt"),
             GameKind::FourSquare => include_str!("../../bench_positions/foursquare.txt"),
             _ => "",
         }
@@ -107,6 +111,7 @@ impl GameKind {
     pub fn bench_depth(self) -> u32 {
         match self {
             GameKind::FourSquare => 22,
+            GameKind::Junqi => 6,
             _ => 10,
         }
     }
@@ -116,6 +121,7 @@ impl GameKind {
     pub fn dispatch<T: WithGame>(self, task: T) -> Result<T::Output, String> {
         match self {
             GameKind::Chess => Ok(task.run::<chess::Position, _>(self, chess::Eval)),
+            GameKind::Junqi => Ok(task.run::<junqi::Position, _>(self, junqi::Eval)),
             GameKind::FourSquare => Ok(task.run::<foursquare::Position, _>(self, foursquare::Eval)),
             _ => Err(self.unavailable()),
         }

@@ -173,6 +173,12 @@ impl Game for Position {
         mv.to_string()
     }
 
+    /// `go deploy`: a fresh randomised lineup (every seat uses the same slot order).
+    fn deploy(&self, seed: u64) -> anyhow::Result<String> {
+        use rand::SeedableRng;
+        Ok(deploy(&mut rand::rngs::StdRng::seed_from_u64(seed)))
+    }
+
     fn rule_options() -> Vec<OptionSpec> {
         vec![
             OptionSpec {
