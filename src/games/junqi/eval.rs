@@ -493,73 +493,59 @@ mod tests {
         assert!(s_view < -300, "{s_view}");
     }
 }
+/// Rough cost of one evaluation against one move generation, over positions of a random
+/// game: `cargo test --release eval_cost -- --ignored --nocapture`.
 #[cfg(test)]
-mod probe {
+mod cost {
     use super::*;
     use crate::core::Game;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    use std::hint::black_box;
+    use std::time::Instant;
+
     #[test]
-    fn probe_values() {
-        let pos = Position::start_position();
-        println!("start S {}", Eval.evaluate(&pos));
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1);
+    #[ignore = "timing, for humans"]
+    fn eval_cost() {
+        let start = Position::start_position();
+        let mut rng = StdRng::seed_from_u64(1);
         let mut positions = Vec::new();
-        let mut p = pos.clone();
+        let mut pos = start.clone();
         for _ in 0..200 {
             let mut moves = MoveList::new();
-            p.legal_moves(&mut moves);
+            pos.legal_moves(&mut moves);
             if moves.is_empty() {
-                p = pos.clone();
+                pos = start.clone();
                 continue;
             }
-            let mv = moves[rand::RngExt::random_range(&mut rng, 0..moves.len())];
-            p.make_move(mv);
-            positions.push(p.clone());
+            pos.make_move(moves[rng.random_range(0..moves.len())]);
+            positions.push(pos.clone());
         }
-        for q in positions.iter().step_by(20) {
-            println!("{}", Eval.evaluate(q));
-        }
-        let t = std::time::Instant::now();
+        let rounds = 5000;
+        let calls = (rounds * positions.len()) as u128;
+        let timer = Instant::now();
         let mut sum = 0i64;
-        for _ in 0..5000 {
-            for q in &positions {
-                sum += i64::from(Eval.evaluate(std::hint::black_box(q)));
-            }
-        }
-        let n = 5000 * positions.len();
-        println!("{} ns/eval ({sum})", t.elapsed().as_nanos() / n as u128);
-        let t = std::time::Instant::now();
-        let mut c = 0;
-        for _ in 0..5000 {
-            for q in &positions {
-                let mut m = MoveList::new();
-                q.legal_moves(&mut m);
-                c += m.len();
-            }
-        }
-        println!("{} ns/movegen ({c})", t.elapsed().as_nanos() / n as u128);
-        let tables = &*TABLES;
-        let (mut rays, mut cells, mut rails) = (0, 0, 0);
-        for q in &positions {
-            for s in 0..STATIONS {
-                if q.board[s] != EMPTY && tables.kind[s] == Kind::Rail {
-                    rails += 1;
-                    for ray in tables.rays_from(s) {
-                        rays += 1;
-                        for &c in ray {
-                            cells += 1;
-                            if q.board[usize::from(c)] != EMPTY {
-                                break;
-                            }
-                        }
-                    }
-                }
+        for _ in 0..rounds {
+            for p in &positions {
+                sum += i64::from(Eval.evaluate(black_box(p)));
             }
         }
         println!(
-            "per pos: rail pieces {} rays {} cells {}",
-            rails / positions.len(),
-            rays / positions.len(),
-            cells / positions.len()
+            "evaluate: {} ns ({sum})",
+            timer.elapsed().as_nanos() / calls
+        );
+        let timer = Instant::now();
+        let mut total = 0;
+        for _ in 0..rounds {
+            for p in &positions {
+                let mut moves = MoveList::new();
+                black_box(p).legal_moves(&mut moves);
+                total += moves.len();
+            }
+        }
+        println!(
+            "legal_moves: {} ns ({total})",
+            timer.elapsed().as_nanos() / calls
         );
     }
 }
