@@ -74,7 +74,7 @@ struct Values {
 }
 
 impl Values {
-    /// The value of a piece of seat `seat` (with `count` pieces of its rank left).
+    /// The value of `piece`, whose seat has `count` pieces of its rank left.
     #[inline]
     fn of(&self, piece: u8, count: u8) -> Score {
         let t = team(seat_of(piece));
@@ -86,7 +86,8 @@ impl Values {
     }
 }
 
-/// Values without looking at the board, for move ordering.
+/// Fixed values for move ordering and quiescence pruning, where a board scan per move
+/// would cost more than the ordering gains: a bomb as if the enemy had its general.
 const STATIC: Values = Values {
     engineer: [ENGINEER_BASE + 20; 2],
     bomb: [BOMB_BASE + 300; 2],
@@ -258,19 +259,19 @@ impl Eval {
                 score[seat] += CAMP_OWN;
             }
             // A road station behind the front row is reached only by steps from its own
-            // area: with no enemy there, nothing can attack it. Flags are looked at in
-            // the flag safety below.
-            if r == FLAG || (kind != Kind::Rail && intruders[s / 30] == 0) {
+            // area: with no enemy there, nothing can attack it. Nothing attacks a camp,
+            // and only rail mobility is counted. Flags are looked at in the flag safety
+            // below.
+            if r == FLAG || kind == Kind::Camp || (kind != Kind::Rail && intruders[s / 30] == 0) {
                 continue;
             }
-            // Attackers of this piece (none in a camp), and its own freedom of movement.
-            let attackable = kind != Kind::Camp;
+            // Attackers of this piece, and its own freedom of movement.
             let mut early = 0;
             let mut late = 0;
             let empty = scan(tables, board, s, |h| {
                 let q = board[h];
                 let qs = seat_of(q) & 3;
-                if !attackable || team(qs) == t || !can_move(tables, q, h) {
+                if team(qs) == t || !can_move(tables, q, h) {
                     return;
                 }
                 let gain = combat_gain(q, p, value_at[h], value);
@@ -471,6 +472,23 @@ mod tests {
         assert!(e_view < -600, "E to move: {e_view}");
         // Consistent flip: the two views differ only by tempo terms.
         assert!((s_view + e_view).abs() < 300, "{s_view} vs {e_view}");
+    }
+
+    #[test]
+    fn a_public_flag_and_missing_mines_cost_their_team() {
+        let l = DEFAULT_LINEUP;
+        let mut pos = setup([l; 4], 'S');
+        let base = Eval.evaluate(&pos);
+        pos.public |= 1 << 2; // N's flag made public
+        let public = Eval.evaluate(&pos);
+        assert!(public < base, "{base} -> {public}");
+        // S loses the mine beside its flag (slot 27): the flag is less safe and E's
+        // engineers lose some of their use, but S is worse off.
+        let mut pos = setup([l; 4], 'S');
+        assert_eq!(rank_of(pos.board[27]), MINE);
+        pos.board[27] = EMPTY;
+        let unmined = Eval.evaluate(&pos);
+        assert!(unmined < base - FLAG_MINE, "{base} -> {unmined}");
     }
 
     #[test]
