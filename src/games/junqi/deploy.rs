@@ -222,9 +222,11 @@ mod tests {
             for hq in HQ_SLOTS {
                 assert_ne!(ranks[hq], Some(ENGINEER), "{text}: an engineer in an HQ");
             }
-            for s in [ranks.iter().position(|&r| r == Some(MARSHAL)).unwrap()] {
-                assert!(STRIKE_SLOTS.contains(&s), "{text}: marshal on slot {s}");
-            }
+            let marshal = ranks.iter().position(|&r| r == Some(MARSHAL)).unwrap();
+            assert!(
+                STRIKE_SLOTS.contains(&marshal),
+                "{text}: marshal on slot {marshal}"
+            );
         }
     }
 

@@ -74,7 +74,7 @@ struct Values {
 }
 
 impl Values {
-    /// The value of a piece of seat `seat` (with `count` pieces of its rank left).
+    /// The value of `piece`, whose seat has `count` pieces of its rank left.
     #[inline]
     fn of(&self, piece: u8, count: u8) -> Score {
         let t = team(seat_of(piece));
@@ -86,7 +86,8 @@ impl Values {
     }
 }
 
-/// Values without looking at the board, for move ordering.
+/// Fixed values for move ordering and quiescence pruning, where a board scan per move
+/// would cost more than the ordering gains: a bomb as if the enemy had its general.
 const STATIC: Values = Values {
     engineer: [ENGINEER_BASE + 20; 2],
     bomb: [BOMB_BASE + 300; 2],
@@ -258,19 +259,19 @@ impl Eval {
                 score[seat] += CAMP_OWN;
             }
             // A road station behind the front row is reached only by steps from its own
-            // area: with no enemy there, nothing can attack it. Flags are looked at in
-            // the flag safety below.
-            if r == FLAG || (kind != Kind::Rail && intruders[s / 30] == 0) {
+            // area: with no enemy there, nothing can attack it. Nothing attacks a camp,
+            // and only rail mobility is counted. Flags are looked at in the flag safety
+            // below.
+            if r == FLAG || kind == Kind::Camp || (kind != Kind::Rail && intruders[s / 30] == 0) {
                 continue;
             }
-            // Attackers of this piece (none in a camp), and its own freedom of movement.
-            let attackable = kind != Kind::Camp;
+            // Attackers of this piece, and its own freedom of movement.
             let mut early = 0;
             let mut late = 0;
             let empty = scan(tables, board, s, |h| {
                 let q = board[h];
                 let qs = seat_of(q) & 3;
-                if !attackable || team(qs) == t || !can_move(tables, q, h) {
+                if team(qs) == t || !can_move(tables, q, h) {
                     return;
                 }
                 let gain = combat_gain(q, p, value_at[h], value);
@@ -474,6 +475,23 @@ mod tests {
     }
 
     #[test]
+    fn a_public_flag_and_missing_mines_cost_their_team() {
+        let l = DEFAULT_LINEUP;
+        let mut pos = setup([l; 4], 'S');
+        let base = Eval.evaluate(&pos);
+        pos.public |= 1 << 2; // N's flag made public
+        let public = Eval.evaluate(&pos);
+        assert!(public < base, "{base} -> {public}");
+        // S loses the mine beside its flag (slot 27): the flag is less safe and E's
+        // engineers lose some of their use, but S is worse off.
+        let mut pos = setup([l; 4], 'S');
+        assert_eq!(rank_of(pos.board[27]), MINE);
+        pos.board[27] = EMPTY;
+        let unmined = Eval.evaluate(&pos);
+        assert!(unmined < base - FLAG_MINE, "{base} -> {unmined}");
+    }
+
+    #[test]
     fn a_flag_under_direct_attack_is_dangerous() {
         // Default lineup: the flag is on slot 26 (h1 for S). Put an E piece right beside it
         // (S's slot 27, i1) in place of S's own piece there.
@@ -493,73 +511,59 @@ mod tests {
         assert!(s_view < -300, "{s_view}");
     }
 }
+/// Rough cost of one evaluation against one move generation, over positions of a random
+/// game: `cargo test --release eval_cost -- --ignored --nocapture`.
 #[cfg(test)]
-mod probe {
+mod cost {
     use super::*;
     use crate::core::Game;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    use std::hint::black_box;
+    use std::time::Instant;
+
     #[test]
-    fn probe_values() {
-        let pos = Position::start_position();
-        println!("start S {}", Eval.evaluate(&pos));
-        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1);
+    #[ignore = "timing, for humans"]
+    fn eval_cost() {
+        let start = Position::start_position();
+        let mut rng = StdRng::seed_from_u64(1);
         let mut positions = Vec::new();
-        let mut p = pos.clone();
+        let mut pos = start.clone();
         for _ in 0..200 {
             let mut moves = MoveList::new();
-            p.legal_moves(&mut moves);
+            pos.legal_moves(&mut moves);
             if moves.is_empty() {
-                p = pos.clone();
+                pos = start.clone();
                 continue;
             }
-            let mv = moves[rand::RngExt::random_range(&mut rng, 0..moves.len())];
-            p.make_move(mv);
-            positions.push(p.clone());
+            pos.make_move(moves[rng.random_range(0..moves.len())]);
+            positions.push(pos.clone());
         }
-        for q in positions.iter().step_by(20) {
-            println!("{}", Eval.evaluate(q));
-        }
-        let t = std::time::Instant::now();
+        let rounds = 5000;
+        let calls = (rounds * positions.len()) as u128;
+        let timer = Instant::now();
         let mut sum = 0i64;
-        for _ in 0..5000 {
-            for q in &positions {
-                sum += i64::from(Eval.evaluate(std::hint::black_box(q)));
-            }
-        }
-        let n = 5000 * positions.len();
-        println!("{} ns/eval ({sum})", t.elapsed().as_nanos() / n as u128);
-        let t = std::time::Instant::now();
-        let mut c = 0;
-        for _ in 0..5000 {
-            for q in &positions {
-                let mut m = MoveList::new();
-                q.legal_moves(&mut m);
-                c += m.len();
-            }
-        }
-        println!("{} ns/movegen ({c})", t.elapsed().as_nanos() / n as u128);
-        let tables = &*TABLES;
-        let (mut rays, mut cells, mut rails) = (0, 0, 0);
-        for q in &positions {
-            for s in 0..STATIONS {
-                if q.board[s] != EMPTY && tables.kind[s] == Kind::Rail {
-                    rails += 1;
-                    for ray in tables.rays_from(s) {
-                        rays += 1;
-                        for &c in ray {
-                            cells += 1;
-                            if q.board[usize::from(c)] != EMPTY {
-                                break;
-                            }
-                        }
-                    }
-                }
+        for _ in 0..rounds {
+            for p in &positions {
+                sum += i64::from(Eval.evaluate(black_box(p)));
             }
         }
         println!(
-            "per pos: rail pieces {} rays {} cells {}",
-            rails / positions.len(),
-            rays / positions.len(),
-            cells / positions.len()
+            "evaluate: {} ns ({sum})",
+            timer.elapsed().as_nanos() / calls
+        );
+        let timer = Instant::now();
+        let mut total = 0;
+        for _ in 0..rounds {
+            for p in &positions {
+                let mut moves = MoveList::new();
+                black_box(p).legal_moves(&mut moves);
+                total += moves.len();
+            }
+        }
+        println!(
+            "legal_moves: {} ns ({total})",
+            timer.elapsed().as_nanos() / calls
         );
     }
 }
