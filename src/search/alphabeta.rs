@@ -664,7 +664,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         ply.checked_sub(1).and_then(|p| self.played[p])
     }
 
-    /// Ordering keys: the TT move, then captures, then killers, the countermove, history.
+    /// Ordering keys: the TT move, winning and even captures, killers, the countermove,
+    /// history, then losing captures.
     fn score_moves(
         &self,
         moves: &MoveList<G::Move>,
@@ -682,7 +683,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let key = if tt_move == Some(index as u32) {
                 1 << 30
             } else if self.pos.is_capture(mv) {
-                (1 << 28) + self.eval.capture_order(&self.pos, mv)
+                // Captures that lose material (by the evaluator's exchange test) go last.
+                let base = if self.eval.good_capture(&self.pos, mv) {
+                    1 << 28
+                } else {
+                    -(1 << 24)
+                };
+                base + self.eval.capture_order(&self.pos, mv)
             } else if killers[0] == Some(mv) {
                 (1 << 27) + 1
             } else if killers[1] == Some(mv) {
