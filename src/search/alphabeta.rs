@@ -398,17 +398,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply);
         }
-        self.nodes += 1;
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        if self.should_stop() {
-            return 0;
-        }
-        if let Some(outcome) = self.pos.outcome() {
-            return self.outcome_score(outcome, ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+        if let Some(score) = self.enter_node(ply) {
+            return score;
         }
         // Mate distance pruning: no line from here beats a mate already in hand.
         alpha = alpha.max(mated_in(ply));
@@ -577,18 +568,24 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         best
     }
 
-    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// What every node does first: count it, poll the limits, and settle it at once when
+    /// the game is over here or the line is as deep as the tables go.
+    fn enter_node(&mut self, ply: usize) -> Option<Score> {
         self.nodes += 1;
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
         if self.should_stop() {
-            return 0;
+            return Some(0);
         }
         if let Some(outcome) = self.pos.outcome() {
-            return self.outcome_score(outcome, ply);
+            return Some(self.outcome_score(outcome, ply));
         }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+        (ply >= MAX_PLY - 1).then(|| self.eval.evaluate(&self.pos))
+    }
+
+    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        if let Some(score) = self.enter_node(ply) {
+            return score;
         }
         let key = self.pos.hash();
         if let Some(score) = self
