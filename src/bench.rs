@@ -4,7 +4,7 @@
 
 use crate::core::{Evaluator, Game};
 use crate::games::{GameKind, WithGame};
-use crate::search::{self, Control, Limits, SearchParams, TranspositionTable};
+use crate::search::{self, TranspositionTable};
 use std::time::{Duration, Instant};
 
 /// Totals of one bench run.
@@ -39,36 +39,13 @@ impl WithGame for Bench {
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .collect();
         let tt = TranspositionTable::new(self.hash_mb);
-        let control = Control::default();
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let params = SearchParams {
-            threads: self.threads,
-            multipv: 1,
-            time: search::TimeSettings {
-                move_time_limit: 0,
-                move_overhead: 0,
-            },
-        };
         let mut totals = BenchTotals::default();
         for (i, text) in positions.iter().enumerate() {
             let pos = G::from_notation(text)
                 .map_err(|e| anyhow::anyhow!("bench position {}: {e}", i + 1))?;
             tt.clear();
-            control.reset(false);
             let start = Instant::now();
-            let result = search::search(
-                &pos,
-                &eval,
-                &tt,
-                &control,
-                &limits,
-                &params,
-                &[],
-                &mut |_| {},
-            );
+            let result = search::search_to_depth(&pos, &eval, &tt, depth, self.threads);
             let time = start.elapsed();
             totals.nodes += result.nodes;
             totals.time += time;

@@ -3,26 +3,10 @@
 
 use qiyi::core::{Game, mate_in, mated_in};
 use qiyi::games::chess::{Eval, Position};
-use qiyi::search::{self, Control, Limits, SearchParams, SearchResult, TranspositionTable};
+use qiyi::search::{self, SearchResult, TranspositionTable};
 
 fn search(pos: &Position, depth: u32) -> SearchResult<<Position as Game>::Move> {
-    let tt = TranspositionTable::new(16);
-    let control = Control::default();
-    control.reset(false);
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    search::search(
-        pos,
-        &Eval,
-        &tt,
-        &control,
-        &limits,
-        &SearchParams::default(),
-        &[],
-        &mut |_| {},
-    )
+    search::search_to_depth(pos, &Eval, &TranspositionTable::new(16), depth, 1)
 }
 
 #[test]

@@ -3,26 +3,11 @@
 
 use qiyi::core::{Game, MATE_BOUND, MoveList};
 use qiyi::games::junqi::{Eval, Move, Position};
-use qiyi::search::{self, Control, Limits, SearchParams, SearchResult, TranspositionTable};
+use qiyi::search::{self, SearchResult, TranspositionTable};
 use std::time::{Duration, Instant};
 
 fn search_to(pos: &Position, depth: u32) -> SearchResult<Move> {
-    let tt = TranspositionTable::new(16);
-    let control = Control::default();
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    search::search(
-        pos,
-        &Eval,
-        &tt,
-        &control,
-        &limits,
-        &SearchParams::default(),
-        &[],
-        &mut |_| {},
-    )
+    search::search_to_depth(pos, &Eval, &TranspositionTable::new(16), depth, 1)
 }
 
 fn is_legal(pos: &Position, mv: Move) -> bool {

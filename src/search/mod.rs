@@ -239,6 +239,31 @@ pub fn search<G: Game, E: Evaluator<G>>(
     }
 }
 
+/// A fixed-depth search without clocks or caps, as `bench` and tests run it: with one
+/// thread and a cleared table its node count is deterministic.
+pub fn search_to_depth<G: Game, E: Evaluator<G>>(
+    root: &G,
+    eval: &E,
+    tt: &TranspositionTable,
+    depth: u32,
+    threads: usize,
+) -> SearchResult<G::Move> {
+    let control = Control::default();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let params = SearchParams {
+        threads,
+        multipv: 1,
+        time: TimeSettings {
+            move_time_limit: 0,
+            move_overhead: 0,
+        },
+    };
+    search(root, eval, tt, &control, &limits, &params, &[], &mut |_| {})
+}
+
 fn wait_for_stop(control: &Control, limits: &Limits) {
     while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
         std::thread::sleep(Duration::from_millis(1));

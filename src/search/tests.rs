@@ -202,27 +202,7 @@ fn nim_winner(pos: &mut TeamNim) -> usize {
 }
 
 fn run<G: Game>(pos: &G, depth: u32, threads: usize) -> SearchResult<G::Move> {
-    let tt = TranspositionTable::new(1);
-    let control = Control::default();
-    control.reset(false);
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let params = SearchParams {
-        threads,
-        ..SearchParams::default()
-    };
-    search(
-        pos,
-        &Zero,
-        &tt,
-        &control,
-        &limits,
-        &params,
-        &[],
-        &mut |_| {},
-    )
+    search_to_depth(pos, &Zero, &TranspositionTable::new(1), depth, threads)
 }
 
 #[test]
