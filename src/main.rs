@@ -1,5 +1,5 @@
 //! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
-//! correctness and speed figures. Dispatch only; the work lives in the library.
+//! correctness and speed figures, `tune` for the chess evaluation's weights. Dispatch only; the work lives in the library.
 
 use clap::{Parser, Subcommand};
 use qiyi::bench::Bench;
@@ -53,6 +53,21 @@ enum Action {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Fit the chess evaluation's weights to game results (Texel tuning); writes the
+    /// source of `src/games/chess/weights.rs`.
+    Tune {
+        /// `<FEN> | <result>` lines, the result 1, 0.5 or 0 for White.
+        #[arg(long)]
+        data: std::path::PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        epochs: usize,
+        /// Adam's step size in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// Where to write the weights; standard output when absent.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -93,6 +108,18 @@ fn main() -> ExitCode {
             threads,
             hash,
         }) => bench(&game, depth, threads, hash),
+        Some(Action::Tune {
+            data,
+            epochs,
+            rate,
+            out,
+        }) => qiyi::games::chess::Tuning {
+            data,
+            epochs,
+            rate,
+            out,
+        }
+        .run(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,34 +1,31 @@
 //! Chess evaluation: a tapered score (middlegame and endgame terms blended by the material
-//! left) of material, piece-square terms, mobility, pawn structure, passed pawns, rooks on
-//! open files, the bishop pair and king safety; plus the static exchange evaluation (SEE)
-//! the search uses to skip losing captures in quiescence.
+//! left) of material, piece-square tables, mobility, pawn structure, passed pawns, threats,
+//! rooks on open files, the bishop pair and king safety.
 //!
-//! The piece-square terms are formulas (centralisation, advancement, a castled king's
-//! corner) rather than 384 hand-typed numbers: fewer parameters, the same shape, and a
-//! shape that tuning can later refine.
+//! Every term is a weight (a middlegame/endgame [`Pair`] in [`WEIGHTS`]) times a count the
+//! position yields, so the score is linear in the weights. That is what lets
+//! `qiyi tune` fit all of them at once to the results of real games (Texel's method):
+//! the evaluation walks the position once through a [`Sink`], which either adds the
+//! weighted terms up (play) or records the counts (tuning), so the two can never disagree.
+//! King danger stays linear by carrying the square of the attack weight as a count of its
+//! own.
 
-use super::board::{Color, EMPTY, Move, Piece, Position, Square, slides_to};
+use super::board::{Color, EMPTY, Move, Piece, Position, Square};
+use super::see::{SEE_VALUE, kind_at, see};
 use super::tables::{
     self, ATTACK, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS, diff, on_board,
 };
+use super::weights::WEIGHTS;
 use crate::core::{Evaluator, MoveList, Score};
-use once_cell::sync::Lazy;
 
 /// A middlegame and an endgame value, blended by game phase.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-struct Pair(i32, i32);
+pub(super) struct Pair(pub(super) i32, pub(super) i32);
 
 impl std::ops::AddAssign for Pair {
     fn add_assign(&mut self, other: Pair) {
         self.0 += other.0;
         self.1 += other.1;
-    }
-}
-
-impl std::ops::SubAssign for Pair {
-    fn sub_assign(&mut self, other: Pair) {
-        self.0 -= other.0;
-        self.1 -= other.1;
     }
 }
 
@@ -39,97 +36,89 @@ impl std::ops::Mul<i32> for Pair {
     }
 }
 
-/// Material by piece kind (index = `Piece as usize`; 0 unused, the king priceless).
-const MATERIAL: [Pair; 7] = [
-    Pair(0, 0),
-    Pair(82, 104),
-    Pair(330, 300),
-    Pair(350, 320),
-    Pair(470, 530),
-    Pair(1000, 960),
-    Pair(0, 0),
-];
+/// Where each group of terms starts in [`WEIGHTS`], and how many it has. Piece kinds
+/// index from pawn (0) to queen (4) or king (5); ranks and squares are from the owner's
+/// side (rank 0 = its first rank).
+pub(super) mod terms {
+    /// Material, pawn to queen.
+    pub const MATERIAL: usize = 0;
+    /// Piece-square tables, 64 squares for each kind pawn to king.
+    pub const PST: usize = MATERIAL + 5;
+    /// Mobility tables indexed by the number of squares reached.
+    pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+    pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
+    pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
+    pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
+    /// Passed pawns by rank.
+    pub const PASSED: usize = MOBILITY_QUEEN + 28;
+    /// Per square of distance from the own king to the passer's stop square, by rank.
+    pub const PASSED_OWN_KING: usize = PASSED + 8;
+    /// Per square of distance from the enemy king to the passer's stop square, by rank.
+    pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 8;
+    /// A passer whose stop square is occupied, by rank.
+    pub const PASSED_BLOCKED: usize = PASSED_ENEMY_KING + 8;
+    /// A pawn defended by a pawn, by rank.
+    pub const PAWN_SUPPORTED: usize = PASSED_BLOCKED + 8;
+    /// A pawn with a pawn beside it, by rank.
+    pub const PAWN_PHALANX: usize = PAWN_SUPPORTED + 8;
+    /// Per pawn beyond the first on a file.
+    pub const DOUBLED: usize = PAWN_PHALANX + 8;
+    pub const ISOLATED: usize = DOUBLED + 1;
+    pub const ROOK_OPEN: usize = ISOLATED + 1;
+    pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
+    pub const BISHOP_PAIR: usize = ROOK_HALF_OPEN + 1;
+    /// Enemy pieces (not pawns) attacked by a pawn.
+    pub const THREAT_BY_PAWN: usize = BISHOP_PAIR + 1;
+    /// Enemy rooks and queens attacked by a knight or bishop.
+    pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+    /// Enemy queens attacked by a rook.
+    pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1;
+    /// The king's pawn shield, per file in front of a king on its first two ranks: the
+    /// nearest own pawn on the second rank, on the third, further up, or none.
+    pub const SHELTER: usize = THREAT_BY_ROOK + 1;
+    /// A file in front of the king with no pawn of either side.
+    pub const KING_OPEN_FILE: usize = SHELTER + 4;
+    /// The king has left its first two ranks.
+    pub const KING_EXPOSED: usize = KING_OPEN_FILE + 1;
+    /// Attack weight against the enemy king's zone (by at least two pieces), then that
+    /// weight squared over 8: king danger grows faster than linearly.
+    pub const KING_ATTACK: usize = KING_EXPOSED + 1;
+    /// The side to move.
+    pub const TEMPO: usize = KING_ATTACK + 2;
+    /// The number of weights.
+    pub const COUNT: usize = TEMPO + 1;
+}
+
 /// Phase contribution by kind: 24 with all pieces on the board, 0 with only kings and pawns.
 const PHASE: [i32; 7] = [0, 0, 1, 1, 2, 4, 0];
 const MAX_PHASE: i32 = 24;
-/// Values for exchanges (SEE) and capture ordering.
-const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20_000];
-
-/// Mobility per reachable square beyond a typical count, by kind.
-const MOBILITY: [Pair; 7] = [
-    Pair(0, 0),
-    Pair(0, 0),
-    Pair(4, 4),
-    Pair(5, 5),
-    Pair(2, 4),
-    Pair(1, 2),
-    Pair(0, 0),
-];
-/// The typical number of reachable squares, subtracted so mobility is centred on zero.
-const MOBILITY_BASE: [i32; 7] = [0, 0, 4, 6, 7, 13, 0];
 /// Attack units a piece of each kind brings against the enemy king's zone.
 const KING_ATTACK_UNITS: [i32; 7] = [0, 0, 2, 2, 3, 5, 0];
+/// The attack weight counted at most, so one absurd pile-up does not dominate.
+const MAX_KING_ATTACK: i32 = 40;
 
-const BISHOP_PAIR: Pair = Pair(30, 50);
-const DOUBLED: Pair = Pair(-10, -20);
-const ISOLATED: Pair = Pair(-12, -14);
-const ROOK_OPEN: Pair = Pair(25, 10);
-const ROOK_HALF_OPEN: Pair = Pair(12, 6);
-const TEMPO: i32 = 12;
-/// Passed pawn bonus by rank from the owner's side (index 0 = rank 1).
-const PASSED: [Pair; 8] = [
-    Pair(0, 0),
-    Pair(4, 10),
-    Pair(8, 16),
-    Pair(14, 28),
-    Pair(24, 48),
-    Pair(40, 80),
-    Pair(60, 120),
-    Pair(0, 0),
-];
+/// Receives the evaluation's terms: `count` times the weight `term`, for `color`.
+pub(super) trait Sink {
+    fn add(&mut self, color: Color, term: usize, count: i32);
+}
 
-/// Piece-square terms by kind and dense square index, from White's side.
-static PST: Lazy<[[Pair; 64]; 7]> =
-    Lazy::new(|| std::array::from_fn(|kind| std::array::from_fn(|index| square_term(kind, index))));
+/// Adds the weighted terms up, from White's view.
+struct Total(Pair);
 
-/// The piece-square term of a kind on a dense square index, from White's side.
-fn square_term(kind: usize, index: usize) -> Pair {
-    let (file, rank) = ((index % 8) as i32, (index / 8) as i32);
-    // 0 in the corner, 6 in the centre: Manhattan closeness to the four centre squares.
-    let centre = 6 - ((2 * file - 7).abs() / 2 + (2 * rank - 7).abs() / 2);
-    let central_file = matches!(file, 3 | 4);
-    let seventh = rank == 6;
-    match kind {
-        k if k == Piece::Pawn as usize => {
-            let centre_bonus = if central_file && (2..=4).contains(&rank) {
-                10
-            } else {
-                0
-            };
-            Pair(
-                [0, 0, 2, 6, 14, 22, 30, 0][rank as usize] + centre_bonus,
-                [0, 0, 4, 10, 20, 34, 50, 0][rank as usize],
-            )
-        }
-        k if k == Piece::Knight as usize => Pair(7 * centre - 24, 6 * centre - 20),
-        k if k == Piece::Bishop as usize => {
-            let long_diagonal = file == rank || file + rank == 7;
-            Pair(3 * centre - 10 + 8 * long_diagonal as i32, 3 * centre - 10)
-        }
-        k if k == Piece::Rook as usize => Pair(
-            20 * seventh as i32 + 5 * central_file as i32,
-            15 * seventh as i32,
-        ),
-        k if k == Piece::Queen as usize => Pair(2 * centre - 8, 4 * centre - 14),
-        k if k == Piece::King as usize => {
-            let middlegame = match rank {
-                0 => [20, 30, 10, 0, 0, 10, 30, 20][file as usize],
-                1 => [0, 0, -10, -20, -20, -10, 0, 0][file as usize],
-                _ => -30 - 10 * rank,
-            };
-            Pair(middlegame, 9 * centre - 30)
-        }
-        _ => Pair(0, 0),
+impl Sink for Total {
+    #[inline(always)]
+    fn add(&mut self, color: Color, term: usize, count: i32) {
+        let signed = if color == Color::White { count } else { -count };
+        self.0 += WEIGHTS[term] * signed;
+    }
+}
+
+/// Records the count of each term, from White's view, for tuning.
+pub(super) struct Trace(pub(super) Vec<i32>);
+
+impl Sink for Trace {
+    fn add(&mut self, color: Color, term: usize, count: i32) {
+        self.0[term] += if color == Color::White { count } else { -count };
     }
 }
 
@@ -144,6 +133,24 @@ fn relative(sq: Square, color: Color) -> usize {
     }
 }
 
+/// Chebyshev distance between two 0x88 squares.
+#[inline]
+fn distance(a: u8, b: u8) -> i32 {
+    ((a & 7) as i32 - (b & 7) as i32)
+        .abs()
+        .max(((a >> 4) as i32 - (b >> 4) as i32).abs())
+}
+
+/// The square one step forward for `color`.
+#[inline]
+fn forward(sq: u8, color: Color) -> u8 {
+    if color == Color::White {
+        sq.wrapping_add(16)
+    } else {
+        sq.wrapping_sub(16)
+    }
+}
+
 /// The chess evaluation.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Eval;
@@ -154,7 +161,7 @@ struct PawnFiles {
     count: [[u8; 8]; 2],
     /// Lowest rank of a pawn on the file per side (8 when none).
     lowest: [[u8; 8]; 2],
-    /// Highest rank of a pawn on the file per side (255 when none... stored as i8 -1).
+    /// Highest rank of a pawn on the file per side (-1 when none).
     highest: [[i8; 8]; 2],
 }
 
@@ -192,119 +199,130 @@ impl PawnFiles {
     }
 }
 
+/// Walks every term of `pos` into `sink`; returns the game phase (0..=24).
+pub(super) fn terms<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
+    use terms::*;
+    let pawns = PawnFiles::new(pos);
+    let mut phase = 0;
+    let kings = [pos.king_square(Color::White), pos.king_square(Color::Black)];
+    for color in [Color::White, Color::Black] {
+        let c = color.index();
+        let enemy = color.flip();
+        let mut attack_units = 0;
+        let mut attackers = 0;
+        for piece in Piece::ALL {
+            let kind = piece as usize;
+            for &sq in pos.pieces(color, piece) {
+                if piece != Piece::King {
+                    sink.add(color, MATERIAL + kind - 1, 1);
+                }
+                sink.add(color, PST + (kind - 1) * 64 + relative(sq, color), 1);
+                phase += PHASE[kind];
+                if matches!(
+                    piece,
+                    Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen
+                ) {
+                    let reach = piece_activity(pos, sq, piece, color, kings[enemy.index()], sink);
+                    let (table, size) = match piece {
+                        Piece::Knight => (MOBILITY_KNIGHT, 9),
+                        Piece::Bishop => (MOBILITY_BISHOP, 14),
+                        Piece::Rook => (MOBILITY_ROOK, 15),
+                        _ => (MOBILITY_QUEEN, 28),
+                    };
+                    sink.add(color, table + reach.squares.min(size - 1), 1);
+                    if reach.zone_hits > 0 {
+                        attack_units += KING_ATTACK_UNITS[kind] * reach.zone_hits.min(3);
+                        attackers += 1;
+                    }
+                }
+                if piece == Piece::Rook {
+                    let f = sq.file() as usize;
+                    if pawns.count[c][f] == 0 {
+                        let open = pawns.count[enemy.index()][f] == 0;
+                        sink.add(color, if open { ROOK_OPEN } else { ROOK_HALF_OPEN }, 1);
+                    }
+                }
+            }
+        }
+        if pos.count(color, Piece::Bishop) >= 2 {
+            sink.add(color, BISHOP_PAIR, 1);
+        }
+        if attackers >= 2 {
+            let units = attack_units.min(MAX_KING_ATTACK);
+            sink.add(color, KING_ATTACK, units);
+            sink.add(color, KING_ATTACK + 1, units * units / 8);
+        }
+        pawn_structure(pos, &pawns, color, kings, sink);
+        king_shelter(pos, &pawns, color, sink);
+    }
+    sink.add(pos.side(), TEMPO, 1);
+    phase.min(MAX_PHASE)
+}
+
 impl Eval {
     /// The score from White's view.
     fn white_score(&self, pos: &Position) -> i32 {
-        let pawns = PawnFiles::new(pos);
-        let mut total = Pair(0, 0);
-        let mut phase = 0;
-        let kings = [pos.king_square(Color::White), pos.king_square(Color::Black)];
-        let mut king_attack = [0i32; 2];
-        let mut king_attackers = [0i32; 2];
-        for color in [Color::White, Color::Black] {
-            let c = color.index();
-            let enemy = color.flip();
-            let mut side = Pair(0, 0);
-            for piece in Piece::ALL {
-                let kind = piece as usize;
-                for &sq in pos.pieces(color, piece) {
-                    side += MATERIAL[kind];
-                    side += PST[kind][relative(sq, color)];
-                    phase += PHASE[kind];
-                    if matches!(
-                        piece,
-                        Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen
-                    ) {
-                        let (reach, zone_hits) =
-                            mobility(pos, sq, piece, color, kings[enemy.index()]);
-                        side += MOBILITY[kind] * (reach - MOBILITY_BASE[kind]);
-                        if zone_hits > 0 {
-                            king_attack[enemy.index()] +=
-                                KING_ATTACK_UNITS[kind] * zone_hits.min(3);
-                            king_attackers[enemy.index()] += 1;
-                        }
-                    }
-                    if piece == Piece::Rook {
-                        let f = sq.file() as usize;
-                        if pawns.count[c][f] == 0 {
-                            side += if pawns.count[enemy.index()][f] == 0 {
-                                ROOK_OPEN
-                            } else {
-                                ROOK_HALF_OPEN
-                            };
-                        }
-                    }
-                }
-            }
-            if pos.count(color, Piece::Bishop) >= 2 {
-                side += BISHOP_PAIR;
-            }
-            side += pawn_structure(pos, &pawns, color, kings);
-            side.0 += king_shelter(pos, &pawns, color);
-            if c == 0 {
-                total += side;
-            } else {
-                total -= side;
-            }
-        }
-        // King danger grows faster than linearly with the weight of the attack.
-        for c in 0..2 {
-            if king_attackers[c] >= 2 {
-                let units = king_attack[c].min(40);
-                let danger = units * units / 2;
-                if c == 0 {
-                    total.0 -= danger;
-                } else {
-                    total.0 += danger;
-                }
-            }
-        }
-        let phase = phase.min(MAX_PHASE);
-        let mut score = (total.0 * phase + total.1 * (MAX_PHASE - phase)) / MAX_PHASE;
-        score += if pos.side() == Color::White {
-            TEMPO
-        } else {
-            -TEMPO
-        };
-        scale_drawish(pos, score)
+        let mut total = Total(Pair(0, 0));
+        let phase = terms(pos, &mut total);
+        let Pair(mg, eg) = total.0;
+        let score = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+        score / drawish_divisor(pos, score)
     }
 }
 
-/// Squares a piece reaches (empty or enemy, not guarded by enemy pawns for minor pieces)
-/// and how many of its attacked squares lie in the enemy king's zone.
-fn mobility(
+/// What one piece reaches: squares for mobility, hits on the enemy king's zone.
+struct Reach {
+    squares: usize,
+    zone_hits: i32,
+}
+
+/// Mobility (squares that are empty or enemy-held, and for minor pieces not guarded by an
+/// enemy pawn), hits on the enemy king's zone, and threats on bigger enemy pieces (sent to
+/// `sink`) of the piece on `sq`.
+fn piece_activity<S: Sink>(
     pos: &Position,
     sq: Square,
     piece: Piece,
     color: Color,
     enemy_king: Square,
-) -> (i32, i32) {
+    sink: &mut S,
+) -> Reach {
     let board = &pos.board;
     let own = (color as u8) << 3;
     let enemy_pawn = ((color.flip() as u8) << 3) | Piece::Pawn as u8;
+    let minor = matches!(piece, Piece::Knight | Piece::Bishop);
     let pawn_guarded = |to: u8| {
         // An enemy pawn attacks `to` from one rank further up the board (for White's
         // pieces) on a neighbouring file.
-        let ahead = if color == Color::White {
-            to.wrapping_add(16)
-        } else {
-            to.wrapping_sub(16)
-        };
+        let ahead = forward(to, color);
         [ahead.wrapping_sub(1), ahead.wrapping_add(1)]
             .into_iter()
             .any(|p| on_board(p) && board[usize::from(p)] == enemy_pawn)
     };
-    let mut reach = 0;
-    let mut zone = 0;
-    let mut visit = |to: u8| {
+    let mut reach = Reach {
+        squares: 0,
+        zone_hits: 0,
+    };
+    let mut visit = |to: u8, sink: &mut S| {
         if ATTACK[diff(to, enemy_king.0)] & tables::KING != 0 || to == enemy_king.0 {
-            zone += 1;
+            reach.zone_hits += 1;
         }
         let target = board[usize::from(to)];
-        if (target == EMPTY || target & 8 != own)
-            && !(matches!(piece, Piece::Knight | Piece::Bishop) && pawn_guarded(to))
-        {
-            reach += 1;
+        if target != EMPTY && target & 8 != own {
+            let victim = target & 7;
+            if (minor && (victim == Piece::Rook as u8 || victim == Piece::Queen as u8))
+                || (piece == Piece::Rook && victim == Piece::Queen as u8)
+            {
+                let term = if minor {
+                    terms::THREAT_BY_MINOR
+                } else {
+                    terms::THREAT_BY_ROOK
+                };
+                sink.add(color, term, 1);
+            }
+        }
+        if (target == EMPTY || target & 8 != own) && !(minor && pawn_guarded(to)) {
+            reach.squares += 1;
         }
     };
     let from = sq.0;
@@ -313,7 +331,7 @@ fn mobility(
             for step in KNIGHT_STEPS {
                 let to = from.wrapping_add(step as u8);
                 if on_board(to) {
-                    visit(to);
+                    visit(to, sink);
                 }
             }
         }
@@ -326,7 +344,7 @@ fn mobility(
             for &step in steps {
                 let mut to = from.wrapping_add(step as u8);
                 while on_board(to) {
-                    visit(to);
+                    visit(to, sink);
                     if board[usize::from(to)] != EMPTY {
                         break;
                     }
@@ -335,65 +353,80 @@ fn mobility(
             }
         }
     }
-    (reach, zone)
+    reach
 }
 
-/// Doubled, isolated and passed pawns of `color`.
-fn pawn_structure(pos: &Position, pawns: &PawnFiles, color: Color, kings: [Square; 2]) -> Pair {
+/// Doubled, isolated, supported, side-by-side and passed pawns of `color`, and its pawns'
+/// attacks on enemy pieces.
+fn pawn_structure<S: Sink>(
+    pos: &Position,
+    pawns: &PawnFiles,
+    color: Color,
+    kings: [Square; 2],
+    sink: &mut S,
+) {
+    use terms::*;
     let c = color.index();
-    let mut score = Pair(0, 0);
+    let own_pawn = (color as u8) << 3 | Piece::Pawn as u8;
+    let enemy = (color.flip() as u8) << 3;
     for f in 0..8 {
         if pawns.count[c][f] > 1 {
-            score += DOUBLED * (pawns.count[c][f] as i32 - 1);
+            sink.add(color, DOUBLED, pawns.count[c][f] as i32 - 1);
         }
     }
     for &sq in pos.pieces(color, Piece::Pawn) {
         let f = sq.file() as usize;
+        let rank = relative(sq, color) / 8;
         let left = f > 0 && pawns.count[c][f - 1] > 0;
         let right = f < 7 && pawns.count[c][f + 1] > 0;
         if !left && !right {
-            score += ISOLATED;
+            sink.add(color, ISOLATED, 1);
         }
-        if pawns.passed(color, sq) {
-            let rank = relative(sq, color) / 8;
-            let mut bonus = PASSED[rank];
-            // In the endgame the kings decide passers: ours near, theirs far from the
-            // square in front.
-            let front = if color == Color::White {
-                sq.0.wrapping_add(16)
-            } else {
-                sq.0.wrapping_sub(16)
-            };
-            if on_board(front) {
-                let distance = |k: Square| {
-                    let (a, b) = (k.0, front);
-                    ((a & 7) as i32 - (b & 7) as i32)
-                        .abs()
-                        .max(((a >> 4) as i32 - (b >> 4) as i32).abs())
-                };
-                bonus.1 +=
-                    5 * (distance(kings[color.flip().index()]) - distance(kings[c])) * rank as i32
-                        / 3;
-                if pos.board[usize::from(front)] != EMPTY {
-                    bonus.1 -= bonus.1 / 3;
+        let behind = forward(sq.0, color.flip());
+        let front = forward(sq.0, color);
+        let is = |p: u8, code: u8| on_board(p) && pos.board[usize::from(p)] == code;
+        if is(behind.wrapping_sub(1), own_pawn) || is(behind.wrapping_add(1), own_pawn) {
+            sink.add(color, PAWN_SUPPORTED + rank, 1);
+        }
+        if is(sq.0.wrapping_add(1), own_pawn) {
+            // Counted once per pair, from its left pawn.
+            sink.add(color, PAWN_PHALANX + rank, 1);
+        }
+        for target in [front.wrapping_sub(1), front.wrapping_add(1)] {
+            if on_board(target) {
+                let code = pos.board[usize::from(target)];
+                if code != EMPTY && code & 8 == enemy && code & 7 != Piece::Pawn as u8 {
+                    sink.add(color, THREAT_BY_PAWN, 1);
                 }
             }
-            score += bonus;
+        }
+        if pawns.passed(color, sq) {
+            sink.add(color, PASSED + rank, 1);
+            if on_board(front) {
+                sink.add(color, PASSED_OWN_KING + rank, distance(kings[c].0, front));
+                sink.add(
+                    color,
+                    PASSED_ENEMY_KING + rank,
+                    distance(kings[color.flip().index()].0, front),
+                );
+                if pos.board[usize::from(front)] != EMPTY {
+                    sink.add(color, PASSED_BLOCKED + rank, 1);
+                }
+            }
         }
     }
-    score
 }
 
-/// The pawn shield in front of a king on its first two ranks (middlegame only).
-fn king_shelter(pos: &Position, pawns: &PawnFiles, color: Color) -> i32 {
+/// The pawn shield and open files in front of a king on its first two ranks.
+fn king_shelter<S: Sink>(pos: &Position, pawns: &PawnFiles, color: Color, sink: &mut S) {
+    use terms::*;
     let king = pos.king_square(color);
-    let rank = relative(king, color) / 8;
-    if rank > 1 {
-        return -20;
+    if relative(king, color) / 8 > 1 {
+        sink.add(color, KING_EXPOSED, 1);
+        return;
     }
     let c = color.index();
     let f = king.file() as usize;
-    let mut score = 0;
     for file in f.saturating_sub(1)..=(f + 1).min(7) {
         let shield = pos
             .pieces(color, Piece::Pawn)
@@ -401,29 +434,30 @@ fn king_shelter(pos: &Position, pawns: &PawnFiles, color: Color) -> i32 {
             .filter(|sq| sq.file() as usize == file)
             .map(|&sq| relative(sq, color) / 8)
             .min();
-        score += match shield {
-            Some(1) => 12,
-            Some(2) => 6,
-            Some(_) => -8,
-            None => -16,
+        let term = match shield {
+            Some(1) => SHELTER,
+            Some(2) => SHELTER + 1,
+            Some(_) => SHELTER + 2,
+            None => SHELTER + 3,
         };
+        sink.add(color, term, 1);
         if pawns.count[c][file] == 0 && pawns.count[color.flip().index()][file] == 0 {
-            score -= 12;
+            sink.add(color, KING_OPEN_FILE, 1);
         }
     }
-    score
 }
 
 /// Endgames where the side ahead has no pawns and at most a minor piece more are nearly
-/// always drawn: say so, so the search does not trade into them expecting a win.
-fn scale_drawish(pos: &Position, score: i32) -> i32 {
+/// always drawn: the score is divided by this, so the search does not trade into them
+/// expecting a win.
+pub(super) fn drawish_divisor(pos: &Position, score: i32) -> i32 {
     let strong = if score > 0 {
         Color::White
     } else {
         Color::Black
     };
     if pos.count(strong, Piece::Pawn) > 0 {
-        return score;
+        return 1;
     }
     let material = |color: Color| -> i32 {
         [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
@@ -432,96 +466,10 @@ fn scale_drawish(pos: &Position, score: i32) -> i32 {
             .sum()
     };
     if material(strong) - material(strong.flip()) <= SEE_VALUE[Piece::Bishop as usize] {
-        score / 8
+        8
     } else {
-        score
+        1
     }
-}
-
-/// The kind standing on a 0x88 square of `board`, if any.
-fn kind_at(board: &[u8; 128], sq: u8) -> Option<(usize, usize)> {
-    let code = board[usize::from(sq)];
-    (code != EMPTY).then(|| (usize::from(code >> 3), usize::from(code & 7)))
-}
-
-/// The least valuable piece of `side` attacking `to` on `board` (pieces already taken off
-/// `board` by the exchange do not count; sliders see through the vacated squares).
-fn least_attacker(pos: &Position, board: &[u8; 128], to: u8, side: Color) -> Option<(u8, usize)> {
-    let code = |piece: Piece| (side as u8) << 3 | piece as u8;
-    let pawn_from = if side == Color::White {
-        to.wrapping_sub(16)
-    } else {
-        to.wrapping_add(16)
-    };
-    for p in [pawn_from.wrapping_sub(1), pawn_from.wrapping_add(1)] {
-        if on_board(p) && board[usize::from(p)] == code(Piece::Pawn) {
-            return Some((p, Piece::Pawn as usize));
-        }
-    }
-    for (piece, mask) in [
-        (Piece::Knight, tables::KNIGHT),
-        (Piece::Bishop, tables::BISHOP),
-        (Piece::Rook, tables::ROOK),
-        (Piece::Queen, tables::QUEEN),
-        (Piece::King, tables::KING),
-    ] {
-        for &sq in pos.pieces(side, piece) {
-            if board[usize::from(sq.0)] != code(piece) {
-                continue;
-            }
-            let reaches = match piece {
-                Piece::Knight | Piece::King => ATTACK[diff(sq.0, to)] & mask != 0,
-                _ => slides_to(board, sq.0, to, mask),
-            };
-            if reaches {
-                return Some((sq.0, piece as usize));
-            }
-        }
-    }
-    None
-}
-
-/// Static exchange evaluation: the material balance of the capture sequence on the move's
-/// target square, each side recapturing with its least valuable attacker and free to stop.
-pub fn see(pos: &Position, mv: Move) -> i32 {
-    if mv.is_en_passant() || mv.is_castling() {
-        return 0;
-    }
-    let (from, to) = (mv.from().0, mv.to().0);
-    let mut board = pos.board;
-    let mut gain = [0i32; 33];
-    gain[0] = kind_at(&board, to).map_or(0, |(_, k)| SEE_VALUE[k]);
-    let mut on_square = kind_at(&board, from).map_or(0, |(_, k)| SEE_VALUE[k]);
-    if let Some(promoted) = mv.promotion() {
-        gain[0] += SEE_VALUE[promoted as usize] - SEE_VALUE[Piece::Pawn as usize];
-        on_square = SEE_VALUE[promoted as usize];
-    }
-    board[usize::from(from)] = EMPTY;
-    let mut side = pos.side().flip();
-    let mut depth = 0;
-    while let Some((sq, kind)) = least_attacker(pos, &board, to, side) {
-        // A king may only recapture when the other side has nothing left to answer with.
-        if kind == Piece::King as usize {
-            let mut after = board;
-            after[usize::from(sq)] = EMPTY;
-            if least_attacker(pos, &after, to, side.flip()).is_some() {
-                break;
-            }
-        }
-        depth += 1;
-        gain[depth] = on_square - gain[depth - 1];
-        on_square = SEE_VALUE[kind];
-        board[usize::from(sq)] = EMPTY;
-        side = side.flip();
-        if depth == 32 {
-            break;
-        }
-    }
-    while depth > 0 {
-        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
-        depth -= 1;
-    }
-    gain[0]
 }
 
 impl Evaluator<Position> for Eval {
@@ -568,22 +516,12 @@ mod tests {
         Eval.evaluate(&Position::from_notation(fen).unwrap())
     }
 
-    fn see_of(fen: &str, mv: &str) -> i32 {
-        let pos = Position::from_notation(fen).unwrap();
-        see(&pos, pos.parse_move(mv).unwrap())
-    }
-
     #[test]
-    fn symmetric_positions_score_the_tempo_only() {
-        assert_eq!(
-            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-            TEMPO
-        );
-        assert_eq!(
-            eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"),
-            TEMPO
-        );
-        // Colour-mirrored positions evaluate the same for the side to move.
+    fn colour_mirrored_positions_score_the_same_for_the_side_to_move() {
+        let tempo = WEIGHTS[terms::TEMPO];
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        assert_eq!(eval(&format!("{start} w KQkq - 0 1")), tempo.0);
+        assert_eq!(eval(&format!("{start} b KQkq - 0 1")), tempo.0);
         let a = eval("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
         let b = eval("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
         assert_eq!(a, b);
@@ -593,28 +531,36 @@ mod tests {
     fn material_and_structure_point_the_right_way() {
         // An extra queen is worth a lot.
         assert!(eval("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 800);
-        // A far advanced passed pawn beats a blocked one.
+        // A far advanced passed pawn beats one at home.
         assert!(eval("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1"));
         // King and bishop against king: drawish, scaled right down.
         assert!(eval("4k3/8/8/8/8/8/8/3BK3 w - - 0 1").abs() < 60);
     }
 
     #[test]
-    fn see_counts_the_whole_exchange() {
-        // Pawn takes a defended knight: wins the knight for the pawn... not: knight minus pawn.
-        assert_eq!(
-            see_of("4k3/8/3p4/4n3/3P4/8/8/4K3 w - - 0 1", "d4e5"),
-            320 - 100
-        );
-        // Rook takes a pawn defended by a pawn: loses the rook for a pawn.
-        assert_eq!(
-            see_of("4k3/8/3p4/4p3/8/8/8/4R1K1 w - - 0 1", "e1e5"),
-            100 - 500
-        );
-        // Undefended pawn: a clean win.
-        assert_eq!(see_of("4k3/8/8/4p3/8/8/8/4R1K1 w - - 0 1", "e1e5"), 100);
-        // Doubled rooks (x-ray) against one defender: the exchange wins a pawn... R takes
-        // p, p? no: pawn defended by a rook, attacked by two rooks: +100.
-        assert_eq!(see_of("4r1k1/8/8/4p3/8/8/4R3/4R1K1 w - - 0 1", "e2e5"), 100);
+    fn the_trace_reproduces_the_score() {
+        // The tuner sees the evaluation only through the trace: blending the traced counts
+        // with the weights must give exactly what play uses.
+        for fen in [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/2q2PPP/3R2K1 b - - 0 1",
+        ] {
+            let pos = Position::from_notation(fen).unwrap();
+            let mut trace = Trace(vec![0; terms::COUNT]);
+            let phase = terms(&pos, &mut trace);
+            let (mut mg, mut eg) = (0, 0);
+            for (term, &count) in trace.0.iter().enumerate() {
+                mg += WEIGHTS[term].0 * count;
+                eg += WEIGHTS[term].1 * count;
+            }
+            let blended = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+            assert_eq!(
+                blended / drawish_divisor(&pos, blended),
+                Eval.white_score(&pos),
+                "{fen}"
+            );
+        }
     }
 }

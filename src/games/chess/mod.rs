@@ -5,7 +5,9 @@
 //! - `movegen`: fully legal generation from checkers and pins found once per node.
 //! - `fen`: FEN reading and printing.
 //! - `zobrist`: fixed-seed keys.
-//! - `eval`: the tapered evaluation and static exchange evaluation.
+//! - `eval`: the tapered evaluation, linear in the weights of `weights`.
+//! - `see`: static exchange evaluation.
+//! - `tune`: Texel tuning of the weights against the results of real games.
 //!
 //! Evaluation reads the position through [`Position::pieces`], [`Position::piece_at`],
 //! [`Position::king_square`], [`Position::side`], [`Position::castling_rights`],
@@ -31,15 +33,20 @@ mod board;
 mod eval;
 mod fen;
 mod movegen;
+mod see;
 mod tables;
+mod tune;
+mod weights;
 mod zobrist;
 
 pub use board::{
     BLACK_KINGSIDE, BLACK_QUEENSIDE, Color, Move, Piece, Position, Square, Undo, WHITE_KINGSIDE,
     WHITE_QUEENSIDE,
 };
-pub use eval::{Eval, see};
+pub use eval::Eval;
 pub use fen::{FenError, START_FEN};
+pub use see::see;
+pub use tune::Tuning;
 
 use crate::core::{Game, MoveList, Outcome};
 

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Plays fast Stockfish self-play games and writes their quiet positions, labelled with
+the game's result, for `qiyi tune --game chess`.
+
+Why Stockfish games: Texel tuning fits the evaluation to the results of real games, and
+the labels are only as good as the play that produced them; a few thousand nodes a move
+of Stockfish already plays far better than the engine being tuned. Why random plies after
+the book opening: unbalanced positions teach the material values, and they stop the
+games from repeating one another.
+
+A position is written when the side to move is not in check and Stockfish's chosen move
+is neither a capture nor a promotion (a quiet position, so the static evaluation can be
+compared with the result at all), from ply 8 on.
+
+Output lines: `<FEN> | <result>`, the result from White's view: 1, 0.5 or 0.
+
+Usage: python3 docs/tuning/chess_games.py --games 4000 --workers 2 --out chess_games.txt
+"""
+import argparse
+import multiprocessing
+import random
+import subprocess
+import sys
+
+import chess
+
+OPENINGS = "../shared/data/chess_openings.epd"
+
+
+class Stockfish:
+    def __init__(self, path):
+        self.proc = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.send("uci")
+        self.wait("uciok")
+        self.send("setoption name Threads value 1")
+        self.send("setoption name Hash value 16")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+
+    def wait(self, token):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("stockfish exited")
+            if line.startswith(token):
+                return line
+
+    def new_game(self):
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait("readyok")
+
+    def best(self, fen, nodes):
+        """Best move and score (centipawns for the side to move, mates as +-100000)."""
+        self.send(f"position fen {fen}")
+        self.send(f"go nodes {nodes}")
+        score = 0
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("stockfish exited")
+            words = line.split()
+            if words and words[0] == "info" and "score" in words:
+                i = words.index("score")
+                if words[i + 1] == "cp":
+                    score = int(words[i + 2])
+                elif words[i + 1] == "mate":
+                    score = 100000 if int(words[i + 2]) > 0 else -100000
+            if words and words[0] == "bestmove":
+                return words[1], score
+
+
+def play(sf, openings, rng, nodes):
+    """One game; returns (quiet FENs, result from White's view)."""
+    board = chess.Board(rng.choice(openings))
+    for _ in range(rng.randint(2, 8)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    if board.is_game_over():
+        return [], None
+    sf.new_game()
+    quiet = []
+    winning = 0
+    level = 0
+    for ply in range(400):
+        if board.is_game_over(claim_draw=True):
+            outcome = board.outcome(claim_draw=True)
+            if outcome.winner is None:
+                return quiet, 0.5
+            return quiet, 1.0 if outcome.winner == chess.WHITE else 0.0
+        uci, score = sf.best(board.fen(), nodes)
+        move = chess.Move.from_uci(uci)
+        if (
+            ply >= 8
+            and not board.is_check()
+            and not board.is_capture(move)
+            and move.promotion is None
+            and abs(score) < 100000
+        ):
+            quiet.append(board.fen())
+        white_score = score if board.turn == chess.WHITE else -score
+        # Adjudicate clear wins and dead draws to spend the time on undecided games.
+        if abs(white_score) < 1200:
+            winning = 0
+        elif winning * white_score > 0:
+            winning += 1 if white_score > 0 else -1
+        else:
+            winning = 1 if white_score > 0 else -1
+        if abs(winning) >= 6:
+            return quiet, 1.0 if winning > 0 else 0.0
+        level = level + 1 if abs(white_score) <= 10 and ply >= 120 else 0
+        if level >= 16:
+            return quiet, 0.5
+        board.push(move)
+    return quiet, 0.5
+
+
+def worker(args):
+    seed, games, path, out = args
+    rng = random.Random(seed)
+    openings = [" ".join(line.split()[:4]) + " 0 1" for line in open(OPENINGS) if line.strip()]
+    openings.append(chess.STARTING_FEN)
+    sf = Stockfish(path)
+    written = 0
+    with open(out, "w") as f:
+        for n in range(games):
+            fens, result = play(sf, openings, rng, rng.randint(2000, 6000))
+            if result is None:
+                continue
+            for fen in fens:
+                f.write(f"{fen} | {result}\n")
+            written += len(fens)
+            if n % 100 == 99:
+                f.flush()
+                print(f"worker {seed}: {n + 1} games, {written} positions", file=sys.stderr)
+    sf.send("quit")
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=4000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    jobs = [
+        (a.seed * 1000 + w, a.games // a.workers, a.stockfish, f"{a.out}.{w}")
+        for w in range(a.workers)
+    ]
+    with multiprocessing.Pool(a.workers) as pool:
+        total = sum(pool.map(worker, jobs))
+    with open(a.out, "w") as out:
+        for _, _, _, part in jobs:
+            out.write(open(part).read())
+    print(f"{total} positions", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+//! Texel tuning: fits every evaluation weight to the results of real games.
+//!
+//! Each training position carries the result of the game it came from (1, ½ or 0 for
+//! White). The evaluation, squashed by a logistic curve, predicts that result; the tuner
+//! minimises the mean squared error of the prediction over all positions by gradient
+//! descent (Adam), all weights at once. Because the evaluation is linear in its weights
+//! (see `eval`), a position is reduced once to its term counts, and an epoch is a sparse
+//! dot product per position. The curve's steepness is fitted first, with the weights as
+//! they are, and then held: it fixes the scale, so the pawn stays near 100 centipawns.
+//!
+//! Positions should be quiet (no capture or check pending), since a static evaluation
+//! cannot see an exchange in progress; `docs/tuning/chess_games.py` writes such positions
+//! from Stockfish self-play. One position in ten is held out to report the error on data
+//! the fit has not seen.
+
+use super::board::Position;
+use super::eval::{Pair, Trace, drawish_divisor, terms};
+use super::weights::WEIGHTS;
+use crate::core::Game;
+use anyhow::{Context, bail};
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+const MAX_PHASE: f64 = 24.0;
+
+/// The `qiyi tune` run: data file, epochs, and where to write the new weights.
+pub struct Tuning {
+    pub data: PathBuf,
+    pub epochs: usize,
+    /// Adam's step size, in centipawns.
+    pub rate: f64,
+    /// Output file for the weights source; standard output when absent.
+    pub out: Option<PathBuf>,
+}
+
+/// A position reduced to what the fit needs.
+struct Sample {
+    /// The position's nonzero term counts: `(term, count)` from White's view.
+    counts: Vec<(u16, i16)>,
+    /// Middlegame share of the blend, `phase / 24`, already divided by the drawish divisor.
+    mg: f64,
+    /// Endgame share, likewise.
+    eg: f64,
+    /// The game's result for White.
+    result: f64,
+}
+
+impl Sample {
+    fn eval(&self, weights: &[[f64; 2]]) -> f64 {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for &(term, count) in &self.counts {
+            let w = weights[usize::from(term)];
+            mg += w[0] * f64::from(count);
+            eg += w[1] * f64::from(count);
+        }
+        mg * self.mg + eg * self.eg
+    }
+}
+
+fn sigmoid(k: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + (-k * eval).exp())
+}
+
+fn mean_error(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> f64 {
+    let sum: f64 = samples
+        .par_iter()
+        .map(|s| (s.result - sigmoid(k, s.eval(weights))).powi(2))
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// Reads `<FEN> | <result>` lines into samples.
+fn load(data: &PathBuf) -> anyhow::Result<Vec<Sample>> {
+    let text =
+        std::fs::read_to_string(data).with_context(|| format!("reading {}", data.display()))?;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let samples: Vec<Sample> = lines
+        .par_iter()
+        .filter_map(|line| {
+            let (fen, result) = line.rsplit_once('|')?;
+            let result: f64 = result.trim().parse().ok()?;
+            let pos = Position::from_notation(fen.trim()).ok()?;
+            Some(sample(&pos, result))
+        })
+        .collect();
+    if samples.len() < lines.len() {
+        log::warn!(
+            "{} of {} lines were not '<FEN> | <result>'",
+            lines.len() - samples.len(),
+            lines.len()
+        );
+    }
+    if samples.is_empty() {
+        bail!("no positions in {}", data.display());
+    }
+    Ok(samples)
+}
+
+fn sample(pos: &Position, result: f64) -> Sample {
+    let mut trace = Trace(vec![0; terms::COUNT]);
+    let phase = super::eval::terms(pos, &mut trace);
+    let counts: Vec<(u16, i16)> = trace
+        .0
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c != 0)
+        .map(|(t, &c)| (t as u16, c as i16))
+        .collect();
+    // The drawish scaling depends on who is ahead; take it from the current weights.
+    let (mut mg, mut eg) = (0, 0);
+    for &(t, c) in &counts {
+        mg += WEIGHTS[usize::from(t)].0 * i32::from(c);
+        eg += WEIGHTS[usize::from(t)].1 * i32::from(c);
+    }
+    let blended = (mg * phase + eg * (24 - phase)) / 24;
+    let divisor = f64::from(drawish_divisor(pos, blended));
+    let phase = f64::from(phase);
+    Sample {
+        counts,
+        mg: phase / MAX_PHASE / divisor,
+        eg: (MAX_PHASE - phase) / MAX_PHASE / divisor,
+        result,
+    }
+}
+
+/// The logistic steepness that best fits the current weights (ternary search).
+fn fit_k(samples: &[Sample], weights: &[[f64; 2]]) -> f64 {
+    let (mut lo, mut hi) = (0.0005f64, 0.05f64);
+    for _ in 0..60 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if mean_error(samples, weights, a) < mean_error(samples, weights, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// The error's gradient with respect to every weight (mg, eg), up to a constant factor.
+fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
+    samples
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut grad = vec![[0.0; 2]; weights.len()];
+            for s in chunk {
+                let p = sigmoid(k, s.eval(weights));
+                let g = (p - s.result) * p * (1.0 - p);
+                for &(term, count) in &s.counts {
+                    let c = g * f64::from(count);
+                    let slot = &mut grad[usize::from(term)];
+                    slot[0] += c * s.mg;
+                    slot[1] += c * s.eg;
+                }
+            }
+            grad
+        })
+        .reduce(
+            || vec![[0.0; 2]; weights.len()],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x[0] += y[0];
+                    x[1] += y[1];
+                }
+                a
+            },
+        )
+}
+
+impl Tuning {
+    pub fn run(&self) -> anyhow::Result<()> {
+        let start = Instant::now();
+        let mut samples = load(&self.data)?;
+        // Hold out every tenth position (by a fixed stride, so runs are repeatable).
+        let mut held_out = Vec::new();
+        let mut index = 0;
+        samples.retain_mut(|s| {
+            index += 1;
+            if index % 10 == 0 {
+                held_out.push(Sample {
+                    counts: std::mem::take(&mut s.counts),
+                    ..*s
+                });
+                false
+            } else {
+                true
+            }
+        });
+        eprintln!(
+            "{} training and {} held-out positions loaded in {:.1} s",
+            samples.len(),
+            held_out.len(),
+            start.elapsed().as_secs_f64()
+        );
+        let mut weights: Vec<[f64; 2]> = WEIGHTS
+            .iter()
+            .map(|p| [f64::from(p.0), f64::from(p.1)])
+            .collect();
+        let k = fit_k(&samples, &weights);
+        eprintln!(
+            "K = {k:.6}; error {:.6} (held out {:.6})",
+            mean_error(&samples, &weights, k),
+            mean_error(&held_out, &weights, k)
+        );
+        // Adam, full batch.
+        let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
+        let mut m = vec![[0.0f64; 2]; weights.len()];
+        let mut v = vec![[0.0f64; 2]; weights.len()];
+        for epoch in 1..=self.epochs {
+            let grad = gradient(&samples, &weights, k);
+            for i in 0..weights.len() {
+                for j in 0..2 {
+                    m[i][j] = beta1 * m[i][j] + (1.0 - beta1) * grad[i][j];
+                    v[i][j] = beta2 * v[i][j] + (1.0 - beta2) * grad[i][j] * grad[i][j];
+                    let m_hat = m[i][j] / (1.0 - beta1.powi(epoch as i32));
+                    let v_hat = v[i][j] / (1.0 - beta2.powi(epoch as i32));
+                    weights[i][j] -= self.rate * m_hat / (v_hat.sqrt() + epsilon);
+                }
+            }
+            if epoch % 100 == 0 || epoch == self.epochs {
+                eprintln!(
+                    "epoch {epoch}: error {:.6} (held out {:.6}), {:.0} s",
+                    mean_error(&samples, &weights, k),
+                    mean_error(&held_out, &weights, k),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        }
+        let source = weights_source(&weights);
+        match &self.out {
+            Some(path) => std::fs::write(path, source)
+                .with_context(|| format!("writing {}", path.display()))?,
+            None => print!("{source}"),
+        }
+        Ok(())
+    }
+}
+
+/// The groups of terms, named, in order: the layout of the weights file.
+fn sections() -> Vec<(&'static str, usize)> {
+    use terms::*;
+    let starts = [
+        ("material", MATERIAL),
+        ("pst pawn", PST),
+        ("pst knight", PST + 64),
+        ("pst bishop", PST + 128),
+        ("pst rook", PST + 192),
+        ("pst queen", PST + 256),
+        ("pst king", PST + 320),
+        ("mobility knight", MOBILITY_KNIGHT),
+        ("mobility bishop", MOBILITY_BISHOP),
+        ("mobility rook", MOBILITY_ROOK),
+        ("mobility queen", MOBILITY_QUEEN),
+        ("passed", PASSED),
+        ("passed own king", PASSED_OWN_KING),
+        ("passed enemy king", PASSED_ENEMY_KING),
+        ("passed blocked", PASSED_BLOCKED),
+        ("pawn supported", PAWN_SUPPORTED),
+        ("pawn phalanx", PAWN_PHALANX),
+        ("doubled", DOUBLED),
+        ("isolated", ISOLATED),
+        ("rook open", ROOK_OPEN),
+        ("rook half open", ROOK_HALF_OPEN),
+        ("bishop pair", BISHOP_PAIR),
+        ("threat by pawn", THREAT_BY_PAWN),
+        ("threat by minor", THREAT_BY_MINOR),
+        ("threat by rook", THREAT_BY_ROOK),
+        ("shelter", SHELTER),
+        ("king open file", KING_OPEN_FILE),
+        ("king exposed", KING_EXPOSED),
+        ("king attack", KING_ATTACK),
+        ("tempo", TEMPO),
+    ];
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, start))| {
+            let end = starts.get(i + 1).map_or(COUNT, |s| s.1);
+            (name, end - start)
+        })
+        .collect()
+}
+
+/// The weights as the Rust source of `weights.rs`.
+fn weights_source(weights: &[[f64; 2]]) -> String {
+    let mut out = String::from(
+        "//! The evaluation weights (middlegame, endgame), in the order of `eval::terms`.\n\
+         //!\n\
+         //! Written by `qiyi tune` (docs/tuning.md) from the results of real games; change them by\n\
+         //! tuning again, not by hand.\n\n\
+         use super::eval::{Pair, terms};\n\n\
+         #[rustfmt::skip]\n\
+         pub(super) const WEIGHTS: [Pair; terms::COUNT] = [\n",
+    );
+    let rounded: Vec<Pair> = weights
+        .iter()
+        .map(|w| Pair(w[0].round() as i32, w[1].round() as i32))
+        .collect();
+    let mut at = 0;
+    for (name, len) in sections() {
+        writeln!(out, "    // {name}").unwrap();
+        for row in rounded[at..at + len].chunks(8) {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|p| format!("Pair({}, {}),", p.0, p.1))
+                .collect();
+            writeln!(out, "    {}", cells.join(" ")).unwrap();
+        }
+        at += len;
+    }
+    out.push_str("];\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_weights_file_is_what_the_tuner_writes() {
+        // Writing the current weights back must reproduce weights.rs byte for byte, so a
+        // tuning run's output drops in unchanged and the section names match the layout.
+        let current: Vec<[f64; 2]> = WEIGHTS
+            .iter()
+            .map(|p| [f64::from(p.0), f64::from(p.1)])
+            .collect();
+        assert_eq!(weights_source(&current), include_str!("weights.rs"));
+    }
+
+    #[test]
+    fn descent_moves_the_weights_towards_the_results() {
+        // White wins every game in which it has an extra knight; the knight's value must
+        // rise under tuning.
+        let pos = Position::from_notation("4k3/pppp4/8/8/8/8/PPPP4/1N2K3 w - - 0 1").unwrap();
+        let samples = vec![sample(&pos, 1.0)];
+        let mut weights: Vec<[f64; 2]> = WEIGHTS
+            .iter()
+            .map(|p| [f64::from(p.0), f64::from(p.1)])
+            .collect();
+        let k = 0.004;
+        let before = mean_error(&samples, &weights, k);
+        let grad = gradient(&samples, &weights, k);
+        let knight = terms::MATERIAL + 1;
+        assert!(grad[knight][0] < 0.0 && grad[knight][1] < 0.0);
+        for (w, g) in weights.iter_mut().zip(&grad) {
+            w[0] -= 1e5 * g[0];
+            w[1] -= 1e5 * g[1];
+        }
+        assert!(mean_error(&samples, &weights, k) < before);
+    }
+}
