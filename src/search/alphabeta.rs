@@ -27,6 +27,10 @@ static REDUCTIONS: once_cell::sync::Lazy<[[i32; 64]; 64]> = once_cell::sync::Laz
 });
 /// History scores stay within this magnitude (the "gravity" update keeps them bounded).
 const HISTORY_MAX: i32 = 1 << 14;
+/// Entries in each thread's cache of static evaluations (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
+/// The score an empty eval-cache slot holds; no evaluation returns it.
+const NO_EVAL: Score = Score::MIN;
 
 struct RootMove<M> {
     mv: M,
@@ -58,6 +62,10 @@ pub(super) struct Worker<'a, G: Game, E> {
     root_depth: usize,
     /// Whether the move made at each ply of the current line was a null move.
     null_made: [bool; MAX_PLY + 1],
+    /// Static evaluations by position key. Every iteration of the deepening revisits the
+    /// nodes of the last, and evaluating is the dearest step of a node, so remembering
+    /// them pays; the key is the full 64-bit hash, as in the transposition table.
+    eval_cache: Vec<(u64, Score)>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
@@ -93,7 +101,20 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             null_made: [false; MAX_PLY + 1],
             root_depth: 1,
+            eval_cache: vec![(0, NO_EVAL); EVAL_CACHE],
         }
+    }
+
+    /// The static evaluation of the current position, whose hash is `key`.
+    fn static_eval(&mut self, key: u64) -> Score {
+        let slot = key as usize & (EVAL_CACHE - 1);
+        let (cached_key, score) = self.eval_cache[slot];
+        if cached_key == key && score != NO_EVAL {
+            return score;
+        }
+        let score = self.eval.evaluate(&self.pos);
+        self.eval_cache[slot] = (key, score);
+        score
     }
 
     /// Iterative deepening. Only the main thread (id 0) reports and applies the limits;
@@ -432,7 +453,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.eval.evaluate(&self.pos)
+            self.static_eval(key)
         };
         let margin = |depth| self.eval.futility_margin(depth);
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
@@ -607,7 +628,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
             -INFINITY
         } else {
-            let stand_pat = self.eval.evaluate(&self.pos);
+            let stand_pat = self.static_eval(key);
             if stand_pat >= beta {
                 return stand_pat;
             }
