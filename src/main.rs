@@ -64,6 +64,12 @@ enum Action {
         /// Adam's step size in centipawns.
         #[arg(long, default_value_t = 1.0)]
         rate: f64,
+        /// Penalty per squared centipawn of distance from the current weights.
+        #[arg(long, default_value_t = 1e-8)]
+        l2: f64,
+        /// Share of the game result in the target; the rest is the data's engine score.
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f64,
         /// Where to write the weights; standard output when absent.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
@@ -112,11 +118,15 @@ fn main() -> ExitCode {
             data,
             epochs,
             rate,
+            l2,
+            lambda,
             out,
         }) => qiyi::games::chess::Tuning {
             data,
             epochs,
             rate,
+            l2,
+            lambda,
             out,
         }
         .run(),

@@ -12,7 +12,11 @@ A position is written when the side to move is not in check and Stockfish's chos
 is neither a capture nor a promotion (a quiet position, so the static evaluation can be
 compared with the result at all), from ply 8 on.
 
-Output lines: `<FEN> | <result>`, the result from White's view: 1, 0.5 or 0.
+Output lines: `<FEN> | <result> | <score>`: the game's result from White's view (1, 0.5 or
+0) and Stockfish's score of the position in centipawns from White's view. A game result
+is one noisy bit shared by every position of the game; the score is a judgement of the
+position itself, so the tuner can blend the two (`qiyi tune --lambda`) and learn from
+far fewer games.
 
 Usage: python3 docs/tuning/chess_games.py --games 4000 --workers 2 --out chess_games.txt
 """
@@ -95,6 +99,7 @@ def play(sf, openings, rng, nodes):
             return quiet, 1.0 if outcome.winner == chess.WHITE else 0.0
         uci, score = sf.best(board.fen(), nodes)
         move = chess.Move.from_uci(uci)
+        white_score = score if board.turn == chess.WHITE else -score
         if (
             ply >= 8
             and not board.is_check()
@@ -102,8 +107,7 @@ def play(sf, openings, rng, nodes):
             and move.promotion is None
             and abs(score) < 100000
         ):
-            quiet.append(board.fen())
-        white_score = score if board.turn == chess.WHITE else -score
+            quiet.append((board.fen(), white_score))
         # Adjudicate clear wins and dead draws to spend the time on undecided games.
         if abs(white_score) < 1200:
             winning = 0
@@ -129,11 +133,11 @@ def worker(args):
     written = 0
     with open(out, "w") as f:
         for n in range(games):
-            fens, result = play(sf, openings, rng, rng.randint(2000, 6000))
+            fens, result = play(sf, openings, rng, rng.randint(1500, 4000))
             if result is None:
                 continue
-            for fen in fens:
-                f.write(f"{fen} | {result}\n")
+            for fen, score in fens:
+                f.write(f"{fen} | {result} | {score}\n")
             written += len(fens)
             if n % 100 == 99:
                 f.flush()

@@ -66,6 +66,10 @@ pub(super) struct Worker<'a, G: Game, E> {
     /// nodes of the last, and evaluating is the dearest step of a node, so remembering
     /// them pays; the key is the full 64-bit hash, as in the transposition table.
     eval_cache: Vec<(u64, Score)>,
+    /// The best move after the last completed iteration, how many iterations in a row it
+    /// has stayed best, and its score: the main thread spends more of its budget when the
+    /// answer is still changing or falling, less when it has settled.
+    stability: (Option<G::Move>, u32, Score),
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
@@ -102,6 +106,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             null_made: [false; MAX_PLY + 1],
             root_depth: 1,
             eval_cache: vec![(0, NO_EVAL); EVAL_CACHE],
+            stability: (None, 0, 0),
         }
     }
 
@@ -204,7 +209,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     }
 
     /// Whether the main thread should not start another iteration.
-    fn iteration_ends_search(&self, depth: u32) -> bool {
+    fn iteration_ends_search(&mut self, depth: u32) -> bool {
         let shared = self.shared;
         let limits = shared.limits;
         if let Some(mate) = limits.mate {
@@ -232,10 +237,34 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if clock_only && self.root_moves.len() == 1 && depth >= 1 && shared.budget.soft.is_some() {
             return true;
         }
-        shared
-            .budget
-            .soft
-            .is_some_and(|soft| shared.control.elapsed() >= soft)
+        let Some(soft) = shared.budget.soft else {
+            return false;
+        };
+        if !clock_only {
+            return shared.control.elapsed() >= soft;
+        }
+        let best = &self.root_moves[0];
+        let (last_best, stable, last_score) = self.stability;
+        let stable = if last_best == Some(best.mv) {
+            stable + 1
+        } else {
+            0
+        };
+        // Percent of the soft budget: a best move that just changed needs confirming, one
+        // that has held for several iterations does not; a falling score needs a remedy.
+        let mut percent = match stable {
+            0 => 170,
+            1 => 125,
+            2 => 100,
+            _ => 70,
+        };
+        if last_best.is_some() && best.score < last_score - 30 {
+            percent += 40;
+        }
+        self.stability = (Some(best.mv), stable, best.score);
+        let scaled = soft * percent / 100;
+        let limit = shared.budget.hard.map_or(scaled, |hard| scaled.min(hard));
+        shared.control.elapsed() >= limit
     }
 
     fn report(&self, depth: u32, index: usize) -> Report<G::Move> {

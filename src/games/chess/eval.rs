@@ -42,10 +42,12 @@ impl std::ops::Mul<i32> for Pair {
 pub(super) mod terms {
     /// Material, pawn to queen.
     pub const MATERIAL: usize = 0;
-    /// Piece-square tables, 64 squares for each kind pawn to king.
+    /// Piece-square tables for each kind pawn to king: 32 squares, the board's a-d half,
+    /// each file standing for its mirror image too (a for h, b for g, ...). Left-right
+    /// symmetry halves the weights the games must pin down.
     pub const PST: usize = MATERIAL + 5;
     /// Mobility tables indexed by the number of squares reached.
-    pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+    pub const MOBILITY_KNIGHT: usize = PST + 6 * 32;
     pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + 9;
     pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 14;
     pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + 15;
@@ -133,6 +135,15 @@ fn relative(sq: Square, color: Color) -> usize {
     }
 }
 
+/// The square's index in a half-board table: rank from `color`'s side times 4, plus the
+/// file folded onto a-d.
+#[inline]
+fn half_board(sq: Square, color: Color) -> usize {
+    let rank = relative(sq, color) / 8;
+    let file = usize::from(sq.file());
+    rank * 4 + file.min(7 - file)
+}
+
 /// Chebyshev distance between two 0x88 squares.
 #[inline]
 fn distance(a: u8, b: u8) -> i32 {
@@ -216,7 +227,7 @@ pub(super) fn terms<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                 if piece != Piece::King {
                     sink.add(color, MATERIAL + kind - 1, 1);
                 }
-                sink.add(color, PST + (kind - 1) * 64 + relative(sq, color), 1);
+                sink.add(color, PST + (kind - 1) * 32 + half_board(sq, color), 1);
                 phase += PHASE[kind];
                 if matches!(
                     piece,
@@ -428,12 +439,14 @@ fn king_shelter<S: Sink>(pos: &Position, pawns: &PawnFiles, color: Color, sink: 
     let c = color.index();
     let f = king.file() as usize;
     for file in f.saturating_sub(1)..=(f + 1).min(7) {
-        let shield = pos
-            .pieces(color, Piece::Pawn)
-            .iter()
-            .filter(|sq| sq.file() as usize == file)
-            .map(|&sq| relative(sq, color) / 8)
-            .min();
+        // The own pawn nearest the king's side of the board, as a rank from `color`'s side.
+        let shield = if pawns.count[c][file] == 0 {
+            None
+        } else if color == Color::White {
+            Some(pawns.lowest[c][file])
+        } else {
+            Some(7 - pawns.highest[c][file] as u8)
+        };
         let term = match shield {
             Some(1) => SHELTER,
             Some(2) => SHELTER + 1,

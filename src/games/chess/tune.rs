@@ -1,7 +1,8 @@
 //! Texel tuning: fits every evaluation weight to the results of real games.
 //!
 //! Each training position carries the result of the game it came from (1, ½ or 0 for
-//! White). The evaluation, squashed by a logistic curve, predicts that result; the tuner
+//! White), and optionally a strong engine's score of it, blended in by `lambda`. The
+//! evaluation, squashed by a logistic curve, predicts that target; the tuner
 //! minimises the mean squared error of the prediction over all positions by gradient
 //! descent (Adam), all weights at once. Because the evaluation is linear in its weights
 //! (see `eval`), a position is reduced once to its term counts, and an epoch is a sparse
@@ -31,8 +32,40 @@ pub struct Tuning {
     pub epochs: usize,
     /// Adam's step size, in centipawns.
     pub rate: f64,
+    /// Weight of the penalty on the squared distance from the current weights: terms the
+    /// data says little about (a queen on a rare square) stay near where they were
+    /// instead of wandering off to fit a handful of positions.
+    pub l2: f64,
+    /// The share of the game result in a position's target; the rest is the reference
+    /// engine's score of the position, as an expected result. Lines without a score
+    /// use the game result alone.
+    pub lambda: f64,
     /// Output file for the weights source; standard output when absent.
     pub out: Option<PathBuf>,
+}
+
+/// The expected result of a centipawn score from a reference engine, on the usual
+/// logistic scale (400 centipawns per factor of ten in odds).
+fn expected_result(centipawns: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-centipawns / 400.0))
+}
+
+/// Parses `<FEN> | <result> [| <score>]` into the position and its target.
+fn parse_line(line: &str, lambda: f64) -> Option<(Position, f64)> {
+    let mut fields = line.split('|').map(str::trim);
+    let pos = Position::from_notation(fields.next()?).ok()?;
+    let result: f64 = fields.next()?.parse().ok()?;
+    if !(0.0..=1.0).contains(&result) {
+        return None;
+    }
+    let target = match fields.next() {
+        Some(score) => {
+            let score: f64 = score.parse().ok()?;
+            lambda * result + (1.0 - lambda) * expected_result(score)
+        }
+        None => result,
+    };
+    fields.next().is_none().then_some((pos, target))
 }
 
 /// A position reduced to what the fit needs.
@@ -43,7 +76,7 @@ struct Sample {
     mg: f64,
     /// Endgame share, likewise.
     eg: f64,
-    /// The game's result for White.
+    /// The target for White: the game's result, or its blend with a reference score.
     result: f64,
 }
 
@@ -71,23 +104,21 @@ fn mean_error(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
-/// Reads `<FEN> | <result>` lines into samples.
-fn load(data: &PathBuf) -> anyhow::Result<Vec<Sample>> {
+/// Reads the data file's lines into samples.
+fn load(data: &PathBuf, lambda: f64) -> anyhow::Result<Vec<Sample>> {
     let text =
         std::fs::read_to_string(data).with_context(|| format!("reading {}", data.display()))?;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let samples: Vec<Sample> = lines
         .par_iter()
         .filter_map(|line| {
-            let (fen, result) = line.rsplit_once('|')?;
-            let result: f64 = result.trim().parse().ok()?;
-            let pos = Position::from_notation(fen.trim()).ok()?;
-            Some(sample(&pos, result))
+            let (pos, target) = parse_line(line, lambda)?;
+            Some(sample(&pos, target))
         })
         .collect();
     if samples.len() < lines.len() {
         log::warn!(
-            "{} of {} lines were not '<FEN> | <result>'",
+            "{} of {} lines were not '<FEN> | <result> [| <score>]'",
             lines.len() - samples.len(),
             lines.len()
         );
@@ -140,9 +171,10 @@ fn fit_k(samples: &[Sample], weights: &[[f64; 2]]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// The error's gradient with respect to every weight (mg, eg), up to a constant factor.
+/// The mean error's gradient with respect to every weight (mg, eg).
 fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
-    samples
+    let scale = 2.0 * k / samples.len().max(1) as f64;
+    let mut grad = samples
         .par_chunks(4096)
         .map(|chunk| {
             let mut grad = vec![[0.0; 2]; weights.len()];
@@ -167,19 +199,25 @@ fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
                 }
                 a
             },
-        )
+        );
+    for g in &mut grad {
+        g[0] *= scale;
+        g[1] *= scale;
+    }
+    grad
 }
 
 impl Tuning {
     pub fn run(&self) -> anyhow::Result<()> {
         let start = Instant::now();
-        let mut samples = load(&self.data)?;
-        // Hold out every tenth position (by a fixed stride, so runs are repeatable).
+        let mut samples = load(&self.data, self.lambda)?;
+        // Hold out every tenth block of 500 lines: a game's positions lie together in the
+        // file, so the held-out positions come mostly from games the fit has not seen.
         let mut held_out = Vec::new();
         let mut index = 0;
         samples.retain_mut(|s| {
             index += 1;
-            if index % 10 == 0 {
+            if (index / 500) % 10 == 9 {
                 held_out.push(Sample {
                     counts: std::mem::take(&mut s.counts),
                     ..*s
@@ -199,6 +237,7 @@ impl Tuning {
             .iter()
             .map(|p| [f64::from(p.0), f64::from(p.1)])
             .collect();
+        let prior = weights.clone();
         let k = fit_k(&samples, &weights);
         eprintln!(
             "K = {k:.6}; error {:.6} (held out {:.6})",
@@ -213,8 +252,9 @@ impl Tuning {
             let grad = gradient(&samples, &weights, k);
             for i in 0..weights.len() {
                 for j in 0..2 {
-                    m[i][j] = beta1 * m[i][j] + (1.0 - beta1) * grad[i][j];
-                    v[i][j] = beta2 * v[i][j] + (1.0 - beta2) * grad[i][j] * grad[i][j];
+                    let g = grad[i][j] + 2.0 * self.l2 * (weights[i][j] - prior[i][j]);
+                    m[i][j] = beta1 * m[i][j] + (1.0 - beta1) * g;
+                    v[i][j] = beta2 * v[i][j] + (1.0 - beta2) * g * g;
                     let m_hat = m[i][j] / (1.0 - beta1.powi(epoch as i32));
                     let v_hat = v[i][j] / (1.0 - beta2.powi(epoch as i32));
                     weights[i][j] -= self.rate * m_hat / (v_hat.sqrt() + epsilon);
@@ -245,11 +285,11 @@ fn sections() -> Vec<(&'static str, usize)> {
     let starts = [
         ("material", MATERIAL),
         ("pst pawn", PST),
-        ("pst knight", PST + 64),
-        ("pst bishop", PST + 128),
-        ("pst rook", PST + 192),
-        ("pst queen", PST + 256),
-        ("pst king", PST + 320),
+        ("pst knight", PST + 32),
+        ("pst bishop", PST + 64),
+        ("pst rook", PST + 96),
+        ("pst queen", PST + 128),
+        ("pst king", PST + 160),
         ("mobility knight", MOBILITY_KNIGHT),
         ("mobility bishop", MOBILITY_BISHOP),
         ("mobility rook", MOBILITY_ROOK),
@@ -346,9 +386,29 @@ mod tests {
         let knight = terms::MATERIAL + 1;
         assert!(grad[knight][0] < 0.0 && grad[knight][1] < 0.0);
         for (w, g) in weights.iter_mut().zip(&grad) {
-            w[0] -= 1e5 * g[0];
-            w[1] -= 1e5 * g[1];
+            w[0] -= 1e3 * g[0] / k;
+            w[1] -= 1e3 * g[1] / k;
         }
         assert!(mean_error(&samples, &weights, k) < before);
+    }
+
+    #[test]
+    fn lines_parse_with_and_without_a_score() {
+        let fen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+        let (_, target) = parse_line(&format!("{fen} | 1"), 0.5).unwrap();
+        assert_eq!(target, 1.0);
+        let (_, target) = parse_line(&format!("{fen} | 1 | 0"), 0.5).unwrap();
+        assert!((target - 0.75).abs() < 1e-12);
+        let (_, target) = parse_line(&format!("{fen} | 0 | -400"), 0.0).unwrap();
+        assert!((target - 1.0 / 11.0).abs() < 1e-12);
+        for bad in [
+            fen.to_string(),
+            format!("{fen} | 2"),
+            format!("{fen} | 1 | x"),
+            format!("{fen} | 1 | 0 | 0"),
+            "8/8/8 w - - 0 1 | 1".to_string(),
+        ] {
+            assert!(parse_line(&bad, 0.5).is_none(), "{bad}");
+        }
     }
 }
