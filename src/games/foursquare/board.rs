@@ -103,6 +103,19 @@ pub(super) const fn toward(bb: u16, offset: i8) -> u16 {
     }
 }
 
+/// The square captured by a step that ended on `to`, judged on the board after the step
+/// (`own` holds the moved piece, `enemy` is untouched): the first pattern in the rules'
+/// order that matches, or [`Move::NO_CAPTURE`]. Move generation works captures out for
+/// all steps at once; the tablebase needs them one step at a time, backwards.
+pub(super) fn capture_at(own: u16, enemy: u16, to: u8) -> u8 {
+    for &(friend, victim) in &PATTERNS {
+        if (toward(own, friend) & toward(enemy, victim)) >> to & 1 != 0 {
+            return (to as i8 + victim) as u8;
+        }
+    }
+    Move::NO_CAPTURE
+}
+
 /// Whether `bb` holds at most one piece; cheaper than counting, see [`lane_counts`].
 #[inline(always)]
 fn at_most_one(bb: u16) -> bool {

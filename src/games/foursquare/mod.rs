@@ -9,6 +9,7 @@
 //!   rule worked out at generation time, make/unmake, end of game and hash.
 //! - `fsn`: the position notation.
 //! - `eval`: the static evaluation.
+//! - `tablebase`: the game solved, a value for every position.
 //!
 //! ```
 //! use qiyi::core::Game;
@@ -24,6 +25,7 @@
 mod board;
 mod eval;
 mod fsn;
+pub mod tablebase;
 
 pub use board::{BLACK, Move, Position, WHITE};
 pub use eval::Eval;
