@@ -53,7 +53,7 @@ impl Value {
     fn decode(byte: u8) -> Value {
         match byte {
             0 => Value::Draw,
-            _ if byte % 2 == 0 => Value::Win(u32::from(byte) - 1),
+            _ if byte.is_multiple_of(2) => Value::Win(u32::from(byte) - 1),
             _ => Value::Loss(u32::from(byte) - 1),
         }
     }
@@ -155,15 +155,13 @@ impl Tablebase {
     /// The best move of `pos` (the first in move order among equals) and its value; `None`
     /// when the game is over.
     pub fn best_move(&self, pos: &Position) -> Option<(Move, Value)> {
-        self.move_values(pos)
-            .into_iter()
-            .reduce(|best, next| {
-                if next.1.preference() > best.1.preference() {
-                    next
-                } else {
-                    best
-                }
-            })
+        self.move_values(pos).into_iter().reduce(|best, next| {
+            if next.1.preference() > best.1.preference() {
+                next
+            } else {
+                best
+            }
+        })
     }
 
     /// Perfect play from `pos` to the end of the game; empty when it is drawn (the line
@@ -198,7 +196,10 @@ impl Tablebase {
         if stored == best {
             Ok(())
         } else {
-            Err(format!("{}: stored {stored}, its moves give {best}", pos.fsn()))
+            Err(format!(
+                "{}: stored {stored}, its moves give {best}",
+                pos.fsn()
+            ))
         }
     }
 
@@ -233,4 +234,4 @@ pub fn solve_command(out: Option<&Path>) -> anyhow::Result<()> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -115,8 +115,7 @@ pub(super) fn solve() -> Vec<u8> {
                 if moves.is_empty() {
                     values[entry].store(Value::Loss(0).encode(), Relaxed);
                     stuck.push(entry as u32);
-                } else if other.count_ones() == MIN_PIECES && moves.iter().any(|m| m.is_capture())
-                {
+                } else if other.count_ones() == MIN_PIECES && moves.iter().any(|m| m.is_capture()) {
                     values[entry].store(Value::Win(1).encode(), Relaxed);
                     finishing.push(entry as u32);
                 } else {
@@ -138,7 +137,7 @@ pub(super) fn solve() -> Vec<u8> {
     let mut finishing = Some(finishing);
     let mut distance = 0u32;
     while !level.is_empty() || finishing.is_some() {
-        let lost = distance % 2 == 0;
+        let lost = distance.is_multiple_of(2);
         let parent = if lost {
             Value::Win(distance + 1)
         } else {

@@ -9,7 +9,8 @@ use crate::games::foursquare::board::capture_at;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-fn table() -> &'static Tablebase {
+/// The solved table, shared by every unit test that needs one.
+pub(in crate::games::foursquare) fn table() -> &'static Tablebase {
     static TABLE: OnceLock<Tablebase> = OnceLock::new();
     TABLE.get_or_init(Tablebase::solve)
 }
@@ -25,7 +26,8 @@ fn forward_edges(stride: usize) -> Vec<(usize, usize)> {
         for &mv in moves.iter() {
             let mut child = pos;
             child.play(mv);
-            let (child_mover, child_other) = (child.pieces[child.side], child.pieces[child.side ^ 1]);
+            let (child_mover, child_other) =
+                (child.pieces[child.side], child.pieces[child.side ^ 1]);
             if child_mover.count_ones() >= index::MIN_PIECES {
                 edges.push((parent, index::index(child_mover, child_other)));
             }
@@ -58,7 +60,9 @@ fn predecessors_are_exactly_the_moves_leading_here() {
     for (parent, child) in forward_edges(13) {
         let (mover, other) = index::position(child);
         let mut found = 0;
-        for_each_predecessor(mover, other, |before| found += usize::from(before == parent));
+        for_each_predecessor(mover, other, |before| {
+            found += usize::from(before == parent)
+        });
         assert_eq!(found, 1, "entry {parent} -> {child}");
     }
     for child in (0..index::SIZE).step_by(17) {
