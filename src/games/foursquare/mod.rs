@@ -10,6 +10,7 @@
 //! - `fsn`: the position notation.
 //! - `eval`: the static evaluation.
 //! - `tablebase`: the game solved, a value for every position.
+//! - `oracle`: the engine's use of it (option `Tablebase`).
 //!
 //! ```
 //! use qiyi::core::Game;
@@ -25,11 +26,13 @@
 mod board;
 mod eval;
 mod fsn;
+mod oracle;
 pub mod tablebase;
 
 pub use board::{BLACK, Move, Position, WHITE};
 pub use eval::Eval;
 pub use fsn::FsnError;
+pub use oracle::TablebaseOracle;
 
 use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};
 
