@@ -32,7 +32,6 @@ pub mod tablebase;
 pub use board::{BLACK, Move, Position, WHITE};
 pub use eval::Eval;
 pub use fsn::FsnError;
-pub use oracle::TablebaseOracle;
 
 use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};
 

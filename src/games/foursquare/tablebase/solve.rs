@@ -13,7 +13,7 @@
 //! Within a level the entries are independent, so rayon splits the level; atomics keep
 //! the shared counters and values consistent, and the levels follow one another.
 
-use super::super::board::{Move, capture_at};
+use super::super::board::step_back;
 use super::index::{self, MAX_PIECES, MIN_PIECES, SIZE};
 use super::{Value, mover_position};
 use crate::core::MoveList;
@@ -21,80 +21,70 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// The points one step from each square.
-const NEIGHBOURS: [u16; 16] = squares_within(1);
-/// The points one or two steps from each square along its rank or file: where a step to
-/// that square can capture.
-const IN_REACH: [u16; 16] = squares_within(2);
-
-const fn squares_within(reach: i32) -> [u16; 16] {
+const NEIGHBOURS: [u16; 16] = {
     let mut table = [0u16; 16];
     let mut square = 0;
     while square < 16 {
-        let (file, rank) = ((square % 4) as i32, (square / 4) as i32);
-        let mut d = 1;
-        while d <= reach {
-            let mut i = 0;
-            while i < 4 {
-                let (f, r) = match i {
-                    0 => (file + d, rank),
-                    1 => (file - d, rank),
-                    2 => (file, rank + d),
-                    _ => (file, rank - d),
-                };
-                if f >= 0 && f < 4 && r >= 0 && r < 4 {
-                    table[square] |= 1 << (r * 4 + f);
-                }
-                i += 1;
-            }
-            d += 1;
+        let (file, rank) = (square % 4, square / 4);
+        if file > 0 {
+            table[square] |= 1 << (square - 1);
+        }
+        if file < 3 {
+            table[square] |= 1 << (square + 1);
+        }
+        if rank > 0 {
+            table[square] |= 1 << (square - 4);
+        }
+        if rank < 3 {
+            table[square] |= 1 << (square + 4);
         }
         square += 1;
     }
     table
-}
+};
 
-/// Calls `f` with the entry of every position one move before `(mover, other)`, where
-/// `other` has just moved: each of its pieces stepped back, with or without an enemy
-/// piece restored that the step captured. A candidate counts only when the step played
-/// forwards captures exactly what was restored (nothing, or that piece), so the edges
-/// found backwards are the legal moves, each once.
-pub(super) fn for_each_predecessor(mover: u16, other: u16, mut f: impl FnMut(usize)) {
+/// Calls `f` with every position one move before `(mover, other)`, where `other` has just
+/// moved, as `(mover, other)` of that position: each of its pieces stepped back, with or
+/// without an enemy piece restored that the step captured. [`step_back`] keeps only the
+/// candidates whose step, played forwards, captures exactly what was restored (nothing,
+/// or that piece), so the edges found backwards are the legal moves, each once.
+pub(super) fn for_each_predecessor(mover: u16, other: u16, mut f: impl FnMut(u16, u16)) {
     let empty = !(mover | other);
     let can_restore = mover.count_ones() < MAX_PIECES;
     let mut arrived = other;
     while arrived != 0 {
         let to = arrived.trailing_zeros() as u8;
         arrived &= arrived - 1;
-        // Neither test depends on where the piece came from: the origin is empty after
+        // Nothing here depends on where the piece came from: that point is empty after
         // the step, as it is here.
-        let quiet = capture_at(other, mover, to) == Move::NO_CAPTURE;
-        let mut victims = 0u16;
-        if can_restore {
-            let mut candidates = IN_REACH[usize::from(to)] & empty;
-            while candidates != 0 {
-                let victim = candidates.trailing_zeros() as u8;
-                candidates &= candidates - 1;
-                if capture_at(other, mover | 1 << victim, to) == victim {
-                    victims |= 1 << victim;
-                }
-            }
-        }
+        let (quiet, victims) = step_back(other, mover, to);
+        let victims = if can_restore { victims } else { 0 };
         let mut origins = NEIGHBOURS[usize::from(to)] & empty;
         while origins != 0 {
             let from = origins.trailing_zeros();
             origins &= origins - 1;
             let before = other ^ (1 << from | 1 << to);
             if quiet {
-                f(index::index(before, mover));
+                f(before, mover);
             }
             let mut restored = victims & !(1 << from);
             while restored != 0 {
                 let victim = restored & restored.wrapping_neg();
                 restored &= restored - 1;
-                f(index::index(before, mover | victim));
+                f(before, mover | victim);
             }
         }
     }
+}
+
+/// A position in a level of the analysis: `mover | other << 16`, so that going backwards
+/// needs no unranking.
+fn pack(mover: u16, other: u16) -> u32 {
+    u32::from(mover) | u32::from(other) << 16
+}
+
+fn unpack(packed: u32) -> (u16, u16) {
+    (packed as u16, (packed >> 16) as u16)
 }
 
 /// Solves every entry; returns them encoded as [`Value::encode`] does.
@@ -114,10 +104,10 @@ pub(super) fn solve() -> Vec<u8> {
                 mover_position(mover, other).generate_moves(&mut moves);
                 if moves.is_empty() {
                     values[entry].store(Value::Loss(0).encode(), Relaxed);
-                    stuck.push(entry as u32);
+                    stuck.push(pack(mover, other));
                 } else if other.count_ones() == MIN_PIECES && moves.iter().any(|m| m.is_capture()) {
                     values[entry].store(Value::Win(1).encode(), Relaxed);
-                    finishing.push(entry as u32);
+                    finishing.push(pack(mover, other));
                 } else {
                     unsettled[entry].store(moves.len() as u8, Relaxed);
                 }
@@ -147,9 +137,10 @@ pub(super) fn solve() -> Vec<u8> {
         let mut next: Vec<u32> = level
             .par_iter()
             .with_min_len(1 << 8)
-            .fold(Vec::new, |mut next, &entry| {
-                let (mover, other) = index::position(entry as usize);
-                for_each_predecessor(mover, other, |before| {
+            .fold(Vec::new, |mut next, &packed| {
+                let (mover, other) = unpack(packed);
+                for_each_predecessor(mover, other, |before_mover, before_other| {
+                    let before = index::index(before_mover, before_other);
                     let settled = if lost {
                         values[before]
                             .compare_exchange(0, parent, Relaxed, Relaxed)
@@ -163,7 +154,7 @@ pub(super) fn solve() -> Vec<u8> {
                         false
                     };
                     if settled {
-                        next.push(before as u32);
+                        next.push(pack(before_mover, before_other));
                     }
                 });
                 next

@@ -5,7 +5,7 @@
 use super::solve::for_each_predecessor;
 use super::*;
 use crate::core::Game;
-use crate::games::foursquare::board::capture_at;
+use crate::games::foursquare::board::step_back;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
@@ -36,8 +36,10 @@ fn forward_edges(stride: usize) -> Vec<(usize, usize)> {
     edges
 }
 
+/// Every move's capture, or its lack of one, is what `step_back` reads from the board
+/// after it.
 #[test]
-fn capture_at_agrees_with_move_generation() {
+fn step_back_agrees_with_move_generation() {
     let mut captures = 0;
     for entry in (0..index::SIZE).step_by(7) {
         let (mover, other) = index::position(entry);
@@ -45,8 +47,14 @@ fn capture_at_agrees_with_move_generation() {
         mover_position(mover, other).generate_moves(&mut moves);
         for mv in moves.iter() {
             let after = mover ^ (1 << mv.from | 1 << mv.to);
-            assert_eq!(capture_at(after, other, mv.to), mv.capture, "{mv:?}");
-            captures += usize::from(mv.is_capture());
+            if mv.is_capture() {
+                let left = other ^ 1 << mv.capture;
+                let (_, victims) = step_back(after, left, mv.to);
+                assert!(victims >> mv.capture & 1 != 0, "{mv:?}");
+                captures += 1;
+            } else {
+                assert!(step_back(after, other, mv.to).0, "{mv:?}");
+            }
         }
     }
     assert!(captures > 10_000, "{captures}");
@@ -60,15 +68,15 @@ fn predecessors_are_exactly_the_moves_leading_here() {
     for (parent, child) in forward_edges(13) {
         let (mover, other) = index::position(child);
         let mut found = 0;
-        for_each_predecessor(mover, other, |before| {
-            found += usize::from(before == parent)
+        for_each_predecessor(mover, other, |m, o| {
+            found += usize::from(index::index(m, o) == parent)
         });
         assert_eq!(found, 1, "entry {parent} -> {child}");
     }
     for child in (0..index::SIZE).step_by(17) {
         let (mover, other) = index::position(child);
         let mut parents = Vec::new();
-        for_each_predecessor(mover, other, |before| parents.push(before));
+        for_each_predecessor(mover, other, |m, o| parents.push(index::index(m, o)));
         let unique: HashSet<usize> = parents.iter().copied().collect();
         assert_eq!(unique.len(), parents.len(), "entry {child}");
         for parent in parents {
