@@ -17,8 +17,8 @@ mod index;
 mod solve;
 mod stats;
 
-pub use cache::{cache_path, load_or_build};
-pub use stats::Stats;
+pub(super) use cache::load_or_build;
+use stats::Stats;
 
 use super::board::{BLACK, Move, Position};
 use crate::core::MoveList;
@@ -183,7 +183,7 @@ impl Tablebase {
     /// Whether the entry's value is what its moves make it: the best of the values they
     /// lead to (no move: lost). A table where this holds everywhere is the solution, so
     /// the tests check every entry and a loaded cache file a spread of them.
-    pub fn check_entry(&self, entry: usize) -> Result<(), String> {
+    fn check_entry(&self, entry: usize) -> Result<(), String> {
         let (mover, other) = index::position(entry);
         let pos = mover_position(mover, other);
         let stored = self.entry(entry);
