@@ -1,5 +1,6 @@
 //! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
-//! correctness and speed figures, `tune` for the chess evaluation's weights. Dispatch only; the work lives in the library.
+//! correctness and speed figures, `tune` for the chess evaluation's weights, `solve` for
+//! the FourSquare table. Dispatch only; the work lives in the library.
 
 use clap::{Parser, Subcommand};
 use qiyi::bench::Bench;
@@ -74,6 +75,15 @@ enum Action {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
+    /// Solve a game outright (FourSquare): print the values of its positions, optionally
+    /// write the table.
+    Solve {
+        #[arg(value_parser = parse_game)]
+        game: GameKind,
+        /// Write the table to this file (the format the engine caches).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -130,6 +140,12 @@ fn main() -> ExitCode {
             out,
         }
         .run(),
+        Some(Action::Solve { game, out }) => match game {
+            GameKind::FourSquare => {
+                qiyi::games::foursquare::tablebase::solve_command(out.as_deref())
+            }
+            other => Err(anyhow::anyhow!("{other} is too large to solve")),
+        },
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

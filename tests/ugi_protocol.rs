@@ -21,6 +21,7 @@ fn handshake_declares_options_and_answers_isready() {
         "MoveTimeLimit",
         "Move Overhead",
         "MaxPlies",
+        "Tablebase",
     ] {
         let declared = format!("option name {option} type");
         assert!(
@@ -77,9 +78,17 @@ fn info_fields(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
+/// An engine whose search plays, for the tests of the search's limits and reports: with
+/// the tablebase FourSquare needs no search at all.
+fn searching_engine() -> Engine {
+    let mut engine = Engine::ugi();
+    engine.send("setoption name Tablebase value false");
+    engine
+}
+
 #[test]
 fn go_depth_reports_every_iteration_and_a_legal_move() {
-    let mut engine = Engine::ugi();
+    let mut engine = searching_engine();
     engine.send("position startpos moves b4b3 c1c2");
     let legal = engine.legal_moves();
     engine.send("go depth 6");
@@ -109,7 +118,7 @@ fn go_depth_reports_every_iteration_and_a_legal_move() {
 
 #[test]
 fn multipv_gives_distinct_first_moves() {
-    let mut engine = Engine::ugi();
+    let mut engine = searching_engine();
     engine.send("setoption name MultiPV value 3");
     engine.send("position startpos");
     engine.send("go depth 4");
@@ -133,7 +142,7 @@ fn multipv_gives_distinct_first_moves() {
 
 #[test]
 fn movetime_is_kept() {
-    let mut engine = Engine::ugi();
+    let mut engine = searching_engine();
     engine.send("position startpos");
     let start = Instant::now();
     engine.send("go movetime 1000");
@@ -168,7 +177,7 @@ fn clock_search_uses_its_own_clock() {
 
 #[test]
 fn infinite_waits_for_stop_and_isready_is_answered_meanwhile() {
-    let mut engine = Engine::ugi();
+    let mut engine = searching_engine();
     engine.send("position startpos");
     engine.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
@@ -215,7 +224,7 @@ fn infinite_waits_for_stop_and_isready_is_answered_meanwhile() {
 
 #[test]
 fn nodes_limit_stops_the_search() {
-    let mut engine = Engine::ugi();
+    let mut engine = searching_engine();
     engine.send("position startpos");
     engine.send("go nodes 5000");
     let lines = engine.until("bestmove", 30 * SECOND);
@@ -234,7 +243,7 @@ fn nodes_limit_stops_the_search() {
 
 #[test]
 fn two_threads_search_and_perft_like_one() {
-    let mut engine = Engine::ugi();
+    let mut engine = searching_engine();
     engine.send("position startpos");
     engine.send("go perft 6");
     let one = engine.until("Nodes searched", 30 * SECOND);

@@ -7,10 +7,12 @@
 
 mod movelist;
 mod options;
+mod oracle;
 mod score;
 
 pub use movelist::MoveList;
 pub use options::{OptionKind, OptionSpec};
+pub use oracle::{Oracle, Verdict};
 pub use score::{MATE, MATE_BOUND, Score, mate_in, mated_in};
 
 use std::fmt::Debug;
@@ -155,5 +157,10 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     /// Orders captures among themselves (e.g. most valuable victim first); higher first.
     fn capture_order(&self, _pos: &G, _mv: G::Move) -> Score {
         0
+    }
+    /// Exact knowledge the engine consults at the root before searching (FourSquare: the
+    /// solved game); a fresh one per engine, since each has its own options.
+    fn oracle(&self) -> Option<Box<dyn Oracle<G>>> {
+        None
     }
 }

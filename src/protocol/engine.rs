@@ -7,7 +7,7 @@ use super::command::{Command, Query, Start};
 use super::dialect::Dialect;
 use super::parse::quote;
 use super::{Output, Session};
-use crate::core::{Evaluator, Game, OptionKind, OptionSpec, Outcome};
+use crate::core::{Evaluator, Game, OptionKind, OptionSpec, Oracle, Outcome, Verdict};
 use crate::games::GameKind;
 use crate::perft;
 use crate::search::{self, Control, Limits, Report, SearchParams, TranspositionTable};
@@ -48,6 +48,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     dialect: &'static dyn Dialect,
     out: Output,
     eval: Arc<E>,
+    /// What the game knows exactly (FourSquare's solved table), asked before each search.
+    oracle: Option<Box<dyn Oracle<G>>>,
     position: G,
     /// Rule options set so far, re-applied to every new position.
     rules: Vec<(String, String)>,
@@ -62,11 +64,16 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
 
 impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     pub fn new(kind: GameKind, dialect: &'static dyn Dialect, out: Output, eval: E) -> Self {
+        let oracle = eval.oracle();
+        if let Some(oracle) = &oracle {
+            oracle.prepare();
+        }
         Engine {
             kind,
             dialect,
             out,
             eval: Arc::new(eval),
+            oracle,
             position: G::start_position(),
             rules: Vec::new(),
             hash_mb: 16,
@@ -102,16 +109,24 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let name = self.dialect.option_alias(name).unwrap_or(name);
+        let oracle_options = self
+            .oracle
+            .as_ref()
+            .map(|o| o.options())
+            .unwrap_or_default();
         let spec = engine_options()
             .into_iter()
             .chain(G::rule_options())
+            .chain(oracle_options.iter().cloned())
             .find(|spec| spec.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| format!("unknown option {}", quote(name)))?;
         let value = spec.validate(value)?;
         let number = || value.parse::<u64>().unwrap_or(0);
+        let for_oracle = oracle_options.iter().any(|o| o.name == spec.name);
         let rule_position = match spec.name {
             "Hash" | "Threads" | "MultiPV" | "Move Overhead" | "MoveTimeLimit" | "Clear Hash"
             | "Ponder" => None,
+            _ if for_oracle => None,
             rule => {
                 let mut pos = self.position.clone();
                 pos.set_rule_option(rule, &value)
@@ -135,6 +150,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             "MoveTimeLimit" => self.params.time.move_time_limit = number(),
             "Clear Hash" => self.tt.clear(),
             "Ponder" => {}
+            name if for_oracle => {
+                if let Some(oracle) = self.oracle.as_mut() {
+                    oracle.set_option(name, &value);
+                }
+            }
             rule => {
                 self.position = rule_position.expect("rule options made a position above");
                 self.rules.retain(|(n, _)| n != rule);
@@ -175,22 +195,35 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             .iter()
             .map(|m| self.position.parse_move(m).map_err(|e| e.to_string()))
             .collect::<Result<Vec<_>, _>>()?;
+        let verdict = self
+            .oracle
+            .as_ref()
+            .and_then(|oracle| oracle.probe(&self.position, &searchmoves));
+        let searchmoves = match &verdict {
+            Some(Verdict::SearchAmong(moves)) => moves.clone(),
+            _ => searchmoves,
+        };
         self.control.reset(limits.ponder);
         let pos = self.position.clone();
         let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
         let (out, dialect, params) = (self.out.clone(), self.dialect, self.params);
         self.spawn(move || {
             let mut report = |r: &Report<G::Move>| out.line(&info_line::<G>(dialect, r));
-            let result = search::search(
-                &pos,
-                &*eval,
-                &tt,
-                &control,
-                &limits,
-                &params,
-                &searchmoves,
-                &mut report,
-            );
+            let result = match verdict {
+                Some(Verdict::Play { score, pv }) => {
+                    search::known_line(pv, score, &control, &limits, &mut report)
+                }
+                _ => search::search(
+                    &pos,
+                    &*eval,
+                    &tt,
+                    &control,
+                    &limits,
+                    &params,
+                    &searchmoves,
+                    &mut report,
+                ),
+            };
             let best = result.best.map(G::move_name);
             let ponder = result.ponder.map(G::move_name);
             vec![dialect.bestmove(best.as_deref(), ponder.as_deref())]
@@ -296,6 +329,7 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
         engine_options()
             .into_iter()
             .chain(G::rule_options())
+            .chain(self.oracle.iter().flat_map(|o| o.options()))
             .collect()
     }
 
@@ -303,7 +337,12 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
         // Commands that change the engine's state end a running job first, once they are
         // known to be valid.
         match command {
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                if let Some(oracle) = &self.oracle {
+                    oracle.wait_ready();
+                }
+                self.out.line("readyok");
+            }
             Command::SetOption { name, value } => self.set_option(&name, &value)?,
             Command::NewGame => {
                 self.stop();

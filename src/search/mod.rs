@@ -264,6 +264,37 @@ pub fn search_to_depth<G: Game, E: Evaluator<G>>(
     search(root, eval, tt, &control, &limits, &params, &[], &mut |_| {})
 }
 
+/// Answers with a line an oracle proved instead of searching: one report, then, under
+/// `go infinite` or `go ponder`, the wait for `stop` that every answer owes the protocol.
+pub fn known_line<M: Copy>(
+    pv: Vec<M>,
+    score: Score,
+    control: &Control,
+    limits: &Limits,
+    report: &mut ReportFn<'_, M>,
+) -> SearchResult<M> {
+    let depth = pv.len() as u32;
+    report(&Report {
+        depth,
+        seldepth: depth,
+        multipv: 1,
+        score,
+        bound: None,
+        nodes: 0,
+        time: control.elapsed(),
+        hashfull: 0,
+        pv: pv.clone(),
+    });
+    wait_for_stop(control, limits);
+    SearchResult {
+        best: pv.first().copied(),
+        ponder: pv.get(1).copied(),
+        score,
+        depth,
+        nodes: 0,
+    }
+}
+
 fn wait_for_stop(control: &Control, limits: &Limits) {
     while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
         std::thread::sleep(Duration::from_millis(1));

@@ -2,8 +2,12 @@
 
 #![allow(dead_code)]
 
+pub mod minimax;
+
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -13,10 +17,36 @@ pub struct Engine {
     lines: Receiver<String>,
 }
 
+/// The cache directory the test engines use, so that tests never touch the user's own
+/// (`$XDG_CACHE_HOME`, where the FourSquare tablebase is cached).
+pub fn test_cache_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
+}
+
+/// Fills the test cache with the FourSquare tablebase once per test binary, so that the
+/// engines the tests start load it instead of each solving the game at the same time.
+fn warm_tablebase_cache() {
+    static WARM: OnceLock<()> = OnceLock::new();
+    WARM.get_or_init(|| {
+        let mut engine = Engine::start_with_cache(&["--game", "foursquare"], &test_cache_dir());
+        engine.send("isready");
+        engine.until("readyok", Duration::from_secs(300));
+        engine.send("quit");
+        engine.exits_within(Duration::from_secs(10));
+    });
+}
+
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
+        warm_tablebase_cache();
+        Engine::start_with_cache(args, &test_cache_dir())
+    }
+
+    /// Starts the engine with `cache` as its `XDG_CACHE_HOME`.
+    pub fn start_with_cache(args: &[&str], cache: &Path) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_qiyi"))
             .args(args)
+            .env("XDG_CACHE_HOME", cache)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -103,6 +103,31 @@ pub(super) const fn toward(bb: u16, offset: i8) -> u16 {
     }
 }
 
+/// A step that ended on `to`, seen backwards from the board after it (`own` holds the
+/// moved piece, `enemy` the pieces left): whether it captured nothing, and the empty
+/// points where an enemy piece would have been the one it captured. Walking the patterns
+/// in the rules' order, a pattern whose enemy point is occupied is the capture (an
+/// uncaptured piece there means the step cannot have been quiet, nor captured anything
+/// later in the order); one whose enemy point is empty would capture a piece put back
+/// there, since the earlier patterns found no enemy. Move generation works captures out
+/// for all steps at once; the tablebase needs them one step at a time, backwards.
+pub(super) fn step_back(own: u16, enemy: u16, to: u8) -> (bool, u16) {
+    let empty = !(own | enemy);
+    let mut victims = 0;
+    for &(friend, victim) in &PATTERNS {
+        if toward(own, friend) >> to & 1 == 0 {
+            continue;
+        }
+        if toward(enemy, victim) >> to & 1 != 0 {
+            return (false, victims);
+        }
+        if toward(empty, victim) >> to & 1 != 0 {
+            victims |= 1 << (to as i8 + victim);
+        }
+    }
+    (true, victims)
+}
+
 /// Whether `bb` holds at most one piece; cheaper than counting, see [`lane_counts`].
 #[inline(always)]
 fn at_most_one(bb: u16) -> bool {

@@ -6,7 +6,8 @@
 //! they are to move (a side with no move loses).
 
 use super::board::{Position, lane_counts, pack, toward};
-use crate::core::{Evaluator, Score};
+use super::oracle::TablebaseOracle;
+use crate::core::{Evaluator, Oracle, Score};
 
 /// One piece: large enough that no positional sum outweighs it.
 const PIECE: Score = 1000;
@@ -89,6 +90,11 @@ impl Evaluator<Position> for Eval {
         let centre = (lane(pieces, 2) - lane(pieces, 3)) * CENTRE;
         let cover = (lane(cover, 0) + lane(cover, 1) - lane(cover, 2) - lane(cover, 3)) * COVER;
         material + tempo - threatened + mobility + cover + centre
+    }
+
+    /// The solved game: with it the engine plays perfectly.
+    fn oracle(&self) -> Option<Box<dyn Oracle<Position>>> {
+        Some(Box::<TablebaseOracle>::default())
     }
 }
 

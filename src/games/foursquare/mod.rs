@@ -9,6 +9,8 @@
 //!   rule worked out at generation time, make/unmake, end of game and hash.
 //! - `fsn`: the position notation.
 //! - `eval`: the static evaluation.
+//! - `tablebase`: the game solved, a value for every position.
+//! - `oracle`: the engine's use of it (option `Tablebase`).
 //!
 //! ```
 //! use qiyi::core::Game;
@@ -24,6 +26,8 @@
 mod board;
 mod eval;
 mod fsn;
+mod oracle;
+pub mod tablebase;
 
 pub use board::{BLACK, Move, Position, WHITE};
 pub use eval::Eval;
