@@ -114,6 +114,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The move in the game's notation.
     fn move_name(mv: Self::Move) -> String;
 
+    /// Whether the side to move may end the game now by claiming a win instead of moving
+    /// (shogi's entering-king declaration); the protocol then answers with the dialect's
+    /// claim, USI's `bestmove win`.
+    fn can_claim_win(&self) -> bool {
+        false
+    }
+
     /// A starting lineup for the player to move, in the game's notation, for games where
     /// players deploy their own pieces (Junqi's `go deploy`). `seed` varies the lineup.
     fn deploy(&self, _seed: u64) -> anyhow::Result<String> {
