@@ -176,6 +176,17 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             .map(|m| self.position.parse_move(m).map_err(|e| e.to_string()))
             .collect::<Result<Vec<_>, _>>()?;
         self.control.reset(limits.ponder);
+        if let Some(claim) = self.dialect.claim_win()
+            && self.position.can_claim_win()
+        {
+            // The claim ends the game; there is nothing to search, only the protocol's
+            // timing to respect (a ponder or infinite search answers after stop).
+            let (control, dialect) = (self.control.clone(), self.dialect);
+            return self.spawn(move || {
+                search::wait_for_stop(&control, &limits);
+                vec![dialect.bestmove(Some(claim), None)]
+            });
+        }
         let pos = self.position.clone();
         let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
         let (out, dialect, params) = (self.out.clone(), self.dialect, self.params);

@@ -264,7 +264,9 @@ pub fn search_to_depth<G: Game, E: Evaluator<G>>(
     search(root, eval, tt, &control, &limits, &params, &[], &mut |_| {})
 }
 
-fn wait_for_stop(control: &Control, limits: &Limits) {
+/// Blocks while an answer must wait: under `go infinite` or while pondering, until `stop`
+/// (or `ponderhit` ends the pondering).
+pub fn wait_for_stop(control: &Control, limits: &Limits) {
     while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
         std::thread::sleep(Duration::from_millis(1));
     }

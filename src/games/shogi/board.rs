@@ -687,10 +687,10 @@ mod tests {
     fn make_unmake_restores_everything_and_keys_stay_exact() {
         let mut rng = Rng(11);
         for sfen in WALK_STARTS {
-            for _ in 0..12 {
+            for _ in 0..6 {
                 let mut pos = Position::from_notation(sfen).unwrap();
                 let mut played = Vec::new();
-                for _ in 0..120 {
+                for _ in 0..80 {
                     let mut moves = MoveList::new();
                     pos.legal_moves(&mut moves);
                     if moves.is_empty() {

@@ -278,3 +278,6 @@ impl Game for Position {
         self.declaration_wins()
     }
 }
+
+#[cfg(test)]
+mod tests;
