@@ -151,33 +151,54 @@ impl Position {
     pub fn generate_legal(&self, moves: &mut MoveList<Move>) {
         let threats = self.threats();
         match threats.count {
-            0 => self.generate::<false>(&threats, moves),
-            1 => self.generate::<true>(&threats, moves),
-            _ => self.king_moves(moves),
+            0 => self.generate::<false, true>(&threats, moves),
+            1 => self.generate::<true, true>(&threats, moves),
+            _ => self.king_moves::<true>(moves),
         }
     }
 
-    /// The king's moves: onto any square not held by its own side and not attacked.
+    /// The legal captures and promotions, for quiescence; every evasion when in check.
+    #[inline]
+    pub fn generate_noisy(&self, moves: &mut MoveList<Move>) {
+        let threats = self.threats();
+        match threats.count {
+            0 => self.generate::<false, false>(&threats, moves),
+            1 => self.generate::<true, true>(&threats, moves),
+            _ => self.king_moves::<true>(moves),
+        }
+    }
+
+    /// The king's moves: onto any square not held by its own side and not attacked
+    /// (`QUIET == false`: captures only).
     #[inline(always)]
-    fn king_moves(&self, moves: &mut MoveList<Move>) {
+    fn king_moves<const QUIET: bool>(&self, moves: &mut MoveList<Move>) {
         let us = self.side;
         let Some(ksq) = self.king(us) else {
             return;
         };
         for &step in STEPS[usize::from(KING)] {
             let to = shift(ksq, step);
-            if self.board[usize::from(to)] & owner(us) == 0 && !self.attacked(to, us ^ 1, ksq, 0) {
+            let code = self.board[usize::from(to)];
+            if code & owner(us) == 0
+                && (QUIET || code != EMPTY)
+                && !self.attacked(to, us ^ 1, ksq, 0)
+            {
                 moves.push(Move::new(ksq, to, false));
             }
         }
     }
 
     /// Generates the legal moves; `EVASION` restricts non-king moves and drops to the
-    /// squares that answer a single check.
+    /// squares that answer a single check, `QUIET == false` keeps only captures and
+    /// promotions (no drops).
     #[inline(always)]
-    fn generate<const EVASION: bool>(&self, threats: &Threats, moves: &mut MoveList<Move>) {
+    fn generate<const EVASION: bool, const QUIET: bool>(
+        &self,
+        threats: &Threats,
+        moves: &mut MoveList<Move>,
+    ) {
         let us = self.side;
-        self.king_moves(moves);
+        self.king_moves::<QUIET>(moves);
         let ksq = self.king(us).unwrap_or(0);
         let mine = owner(us);
         for kind in 1..=14u8 {
@@ -198,12 +219,11 @@ impl Position {
                         continue;
                     }
                     let to = shift(from, step);
-                    if self.board[usize::from(to)] & mine != 0
-                        || (EVASION && !threats.targets.contains(to))
-                    {
+                    let code = self.board[usize::from(to)];
+                    if code & mine != 0 || (EVASION && !threats.targets.contains(to)) {
                         continue;
                     }
-                    push_with_promotions(us, kind, from, to, moves);
+                    push_with_promotions::<QUIET>(us, kind, from, to, code != EMPTY, moves);
                 }
                 for &dir in slides {
                     let dir = oriented(us, dir);
@@ -217,7 +237,7 @@ impl Position {
                             break;
                         }
                         if !EVASION || threats.targets.contains(to) {
-                            push_with_promotions(us, kind, from, to, moves);
+                            push_with_promotions::<QUIET>(us, kind, from, to, code != EMPTY, moves);
                         }
                         if code != EMPTY {
                             break;
@@ -227,7 +247,9 @@ impl Position {
                 }
             }
         }
-        self.drops::<EVASION>(threats, moves);
+        if QUIET {
+            self.drops::<EVASION>(threats, moves);
+        }
     }
 
     /// Drops from the hand onto empty squares (in check: between checker and king).
@@ -366,11 +388,22 @@ impl Position {
 
 /// A board move of a `kind` piece, with and without promotion as the rules allow: a move
 /// into, out of or inside the far three ranks may promote; a pawn or lance reaching the
-/// last rank, or a knight the last two, must.
+/// last rank, or a knight the last two, must. `QUIET == false` keeps only promotions and
+/// captures.
 #[inline(always)]
-fn push_with_promotions(us: usize, kind: u8, from: u8, to: u8, moves: &mut MoveList<Move>) {
+fn push_with_promotions<const QUIET: bool>(
+    us: usize,
+    kind: u8,
+    from: u8,
+    to: u8,
+    capture: bool,
+    moves: &mut MoveList<Move>,
+) {
+    let plain = QUIET || capture;
     if kind >= GOLD {
-        moves.push(Move::new(from, to, false));
+        if plain {
+            moves.push(Move::new(from, to, false));
+        }
         return;
     }
     let row = relative_row(us, to);
@@ -385,5 +418,7 @@ fn push_with_promotions(us: usize, kind: u8, from: u8, to: u8, moves: &mut MoveL
             return;
         }
     }
-    moves.push(Move::new(from, to, false));
+    if plain {
+        moves.push(Move::new(from, to, false));
+    }
 }

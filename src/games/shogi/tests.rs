@@ -302,3 +302,35 @@ fn display_shows_the_board_sfen_key_and_checkers() {
     assert!(text.contains(&format!("Key: {:016X}", double.hash())));
     assert!(text.contains("Checkers: 5e 4c"), "{text}");
 }
+
+#[test]
+fn noisy_generation_is_the_legal_captures_and_promotions() {
+    let mut rng = 0x5EED_u64;
+    for start in [
+        START_SFEN,
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+    ] {
+        let mut p = pos(start);
+        for _ in 0..150 {
+            let mut all = MoveList::new();
+            p.legal_moves(&mut all);
+            if all.is_empty() {
+                break;
+            }
+            let mut expected: Vec<String> = all
+                .iter()
+                .filter(|&&m| p.in_check() || p.is_capture(m))
+                .map(|m| m.to_string())
+                .collect();
+            let mut noisy = MoveList::new();
+            p.generate_noisy(&mut noisy);
+            let mut found: Vec<String> = noisy.iter().map(|m| m.to_string()).collect();
+            expected.sort();
+            found.sort();
+            assert_eq!(found, expected, "{}", p.to_notation());
+            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            p.make_move(all[(rng >> 33) as usize % all.len()]);
+        }
+    }
+}
