@@ -24,6 +24,19 @@ pub enum Outcome {
     Draw,
 }
 
+/// What a dedicated mate search (USI's `go mate`) concluded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer<M> {
+    /// A forced mate: the attacker's and defender's moves, from the attacker's first.
+    Mate(Vec<M>),
+    /// Proven: no sequence of checks mates.
+    NoMate,
+    /// Stopped (time or `stop`) before either was proven.
+    Timeout,
+    /// The game has no mate search.
+    Unsupported,
+}
+
 /// The rules of one game: positions, moves, notation and the end of the game.
 ///
 /// Positions are mutated in place (`make_move`/`unmake_move`) because the search and perft
@@ -119,6 +132,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// claim, USI's `bestmove win`.
     fn can_claim_win(&self) -> bool {
         false
+    }
+
+    /// Searches for a forced mate by the side to move in which every one of its moves
+    /// gives check (a tsume), polling `stop` now and then.
+    fn search_mate(&self, _stop: &dyn Fn() -> bool) -> MateAnswer<Self::Move> {
+        MateAnswer::Unsupported
     }
 
     /// A starting lineup for the player to move, in the game's notation, for games where

@@ -7,6 +7,7 @@
 //! - `sfen`: SFEN reading and printing.
 //! - `zobrist`: fixed-seed keys for board, hands and side to move.
 //! - `eval`: material (hand pieces above board pieces), piece-square terms, king safety.
+//! - `mate`: the dedicated mate search behind USI's `go mate`.
 //!
 //! The end of the game, beyond checkmate: no legal move loses (stalemate too); the fourth
 //! occurrence of a position (board, hands, side to move) is sennichite, a draw unless one
@@ -32,6 +33,7 @@
 
 mod board;
 mod eval;
+mod mate;
 mod movegen;
 mod sfen;
 mod tables;
@@ -45,7 +47,7 @@ pub use tables::{
     PRO_SILVER, ROOK, SILVER,
 };
 
-use crate::core::{Game, MoveList, Outcome};
+use crate::core::{Game, MateAnswer, MoveList, Outcome};
 use board::is_color;
 use tables::{SQUARES, relative_row};
 
@@ -276,6 +278,10 @@ impl Game for Position {
 
     fn can_claim_win(&self) -> bool {
         self.declaration_wins()
+    }
+
+    fn search_mate(&self, stop: &dyn Fn() -> bool) -> MateAnswer<Move> {
+        self.mate_search(stop)
     }
 }
 

@@ -339,9 +339,9 @@ fn check_material(pos: &Position) -> Result<(), SfenError> {
             total[usize::from(if kind > KING { kind - 8 } else { kind })] += 1;
         }
     }
-    for color in 0..2 {
-        for kind in 1..8 {
-            total[kind] += usize::from(pos.hands[color][kind]);
+    for hand in &pos.hands {
+        for (count, &held) in total.iter_mut().zip(hand).skip(1) {
+            *count += usize::from(held);
         }
     }
     for kind in 1..SET.len() {

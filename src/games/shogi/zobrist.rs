@@ -7,9 +7,9 @@
 //! giving one piece costs one xor.
 
 /// Keys per piece (`colour * 16 + kind`) and cshogi square index.
-pub const PIECE_SQUARE: [[u64; 81]; 32] = build_piece_square();
+pub static PIECE_SQUARE: [[u64; 81]; 32] = build_piece_square();
 /// `HAND[colour][kind][n]`: xored in when that colour's hand reaches `n` of that kind.
-pub const HAND: [[[u64; 19]; 8]; 2] = build_hand();
+pub static HAND: [[[u64; 19]; 8]; 2] = build_hand();
 /// Xored in when gote is to move.
 pub const GOTE_TO_MOVE: u64 = splitmix(SEED ^ 0x6072);
 
