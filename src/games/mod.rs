@@ -112,6 +112,7 @@ impl GameKind {
     pub fn bench_depth(self) -> u32 {
         match self {
             GameKind::FourSquare => 22,
+            GameKind::Shogi => 5,
             GameKind::Junqi => 6,
             _ => 10,
         }

@@ -238,6 +238,7 @@ fn read_board(pos: &mut Position, text: &str) -> Result<(), SfenError> {
         return Err(SfenError::RankCount(text.to_string()));
     }
     let mut kings = [0usize; 2];
+    let mut on_board = [0usize; 9];
     let mut pawn_files = [[false; 9]; 2];
     for (row, rank) in ranks.iter().enumerate() {
         let rank_letter = (b'a' + row as u8) as char;
@@ -290,6 +291,16 @@ fn read_board(pos: &mut Position, text: &str) -> Result<(), SfenError> {
                 if kings[color] > 1 {
                     return Err(SfenError::KingCount(side_letter(color), kings[color]));
                 }
+            }
+            // Checked here, not only with the hands later, so no piece list overflows.
+            let base = usize::from(if kind > KING { kind - 8 } else { kind });
+            on_board[base] += 1;
+            if on_board[base] > usize::from(SET[base]) {
+                return Err(SfenError::TooMany(
+                    LETTERS[base] as char,
+                    on_board[base],
+                    SET[base],
+                ));
             }
             pos.put(sq, piece(color, kind));
             col += 1;
@@ -411,6 +422,11 @@ mod tests {
             ("4k4/9/9/9/9/9/9/9/4K4 b +P 1", "'+P'"),
             ("4k4/9/9/9/9/9/9/9/4K4 b 3R 1", "kind R"),
             ("4k4/9/9/9/9/9/9/9/4K4 b 10P9p 1", "19 pieces of kind P"),
+            (
+                "+P+P+P+P+P+P+P+P+P/+P+P+P+P+P+P+P+P+P/+P+P5k/9/9/9/9/9/4K4 b - 1",
+                "19 pieces of kind P",
+            ),
+            ("4k4/LLLLLLLLL/9/9/9/9/9/9/4K4 w - 1", "5 pieces of kind L"),
             ("4k4/9/9/9/9/9/9/9/4K4 b - 0", "move number '0'"),
             ("4k4/9/9/9/9/9/9/9/4K4 b - x", "move number 'x'"),
             ("4k4/4P4/9/9/9/9/9/9/4K4 b - 1", "side w is not to move"),
