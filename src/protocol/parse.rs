@@ -185,11 +185,7 @@ fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
             "movestogo" => limits.movestogo = Some(number(token, value)?),
             "depth" => limits.depth = Some(number(token, value)?),
             "nodes" => limits.nodes = Some(number(token, value)?),
-            "mate" => match value {
-                // USI's `go mate infinite`.
-                Some(&"infinite") => limits.infinite = true,
-                _ => limits.mate = Some(number(token, value)?),
-            },
+            "mate" => limits.mate = Some(number(token, value)?),
             "searchmoves" => {
                 searchmoves = rest[i - 1..].iter().map(|m| m.to_string()).collect();
                 i = rest.len();

@@ -19,16 +19,19 @@ pub enum Color {
 }
 
 impl Color {
+    /// 0 for sente, 1 for gote: indexes per-colour arrays.
     #[inline(always)]
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The other side.
     #[inline(always)]
     pub fn flip(self) -> Color {
         Color::from_index(self.index() ^ 1)
     }
 
+    /// The colour of an index; anything but 0 is gote.
     #[inline(always)]
     pub fn from_index(index: usize) -> Color {
         if index == 0 {

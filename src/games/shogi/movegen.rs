@@ -42,9 +42,9 @@ impl SquareSet {
 }
 
 /// The checks and pins of the side to move, found once per node.
-pub(super) struct Threats {
+struct Threats {
     /// Number of pieces giving check.
-    pub(super) count: u32,
+    count: u32,
     /// In check: the checker and the squares between a checking slider and the king.
     targets: SquareSet,
     /// Our pieces pinned against our king.
@@ -54,7 +54,7 @@ pub(super) struct Threats {
 impl Position {
     /// The checkers and pins of the side to move.
     #[inline]
-    pub(super) fn threats(&self) -> Threats {
+    fn threats(&self) -> Threats {
         let us = self.side;
         let them = us ^ 1;
         let mut threats = Threats {
