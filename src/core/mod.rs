@@ -26,6 +26,19 @@ pub enum Outcome {
     Draw,
 }
 
+/// What a dedicated mate search (USI's `go mate`) concluded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer<M> {
+    /// A forced mate: the attacker's and defender's moves, from the attacker's first.
+    Mate(Vec<M>),
+    /// Proven: no sequence of checks mates.
+    NoMate,
+    /// Stopped (time or `stop`) before either was proven.
+    Timeout,
+    /// The game has no mate search.
+    Unsupported,
+}
+
 /// The rules of one game: positions, moves, notation and the end of the game.
 ///
 /// Positions are mutated in place (`make_move`/`unmake_move`) because the search and perft
@@ -115,6 +128,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// The move in the game's notation.
     fn move_name(mv: Self::Move) -> String;
+
+    /// Whether the side to move may end the game now by claiming a win instead of moving
+    /// (shogi's entering-king declaration); the protocol then answers with the dialect's
+    /// claim, USI's `bestmove win`.
+    fn can_claim_win(&self) -> bool {
+        false
+    }
+
+    /// Searches for a forced mate by the side to move in which every one of its moves
+    /// gives check (a tsume), polling `stop` now and then.
+    fn search_mate(&self, _stop: &dyn Fn() -> bool) -> MateAnswer<Self::Move> {
+        MateAnswer::Unsupported
+    }
 
     /// A starting lineup for the player to move, in the game's notation, for games where
     /// players deploy their own pieces (Junqi's `go deploy`). `seed` varies the lineup.

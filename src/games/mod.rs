@@ -4,6 +4,7 @@
 pub mod chess;
 pub mod foursquare;
 pub mod junqi;
+pub mod shogi;
 
 use crate::core::{Evaluator, Game, OptionKind, OptionSpec};
 use once_cell::sync::Lazy;
@@ -45,7 +46,7 @@ impl GameKind {
     pub fn is_available(self) -> bool {
         matches!(
             self,
-            GameKind::Chess | GameKind::Junqi | GameKind::FourSquare
+            GameKind::Chess | GameKind::Shogi | GameKind::Junqi | GameKind::FourSquare
         )
     }
 
@@ -101,9 +102,9 @@ impl GameKind {
     pub fn bench_positions(self) -> &'static str {
         match self {
             GameKind::Chess => include_str!("../../bench_positions/chess.epd"),
+            GameKind::Shogi => include_str!("../../bench_positions/shogi.sfen"),
             GameKind::Junqi => include_str!("../../bench_positions/junqi.txt"),
             GameKind::FourSquare => include_str!("../../bench_positions/foursquare.txt"),
-            _ => "",
         }
     }
 
@@ -111,6 +112,7 @@ impl GameKind {
     pub fn bench_depth(self) -> u32 {
         match self {
             GameKind::FourSquare => 22,
+            GameKind::Shogi => 5,
             GameKind::Junqi => 6,
             _ => 10,
         }
@@ -121,9 +123,9 @@ impl GameKind {
     pub fn dispatch<T: WithGame>(self, task: T) -> Result<T::Output, String> {
         match self {
             GameKind::Chess => Ok(task.run::<chess::Position, _>(self, chess::Eval)),
+            GameKind::Shogi => Ok(task.run::<shogi::Position, _>(self, shogi::Eval)),
             GameKind::Junqi => Ok(task.run::<junqi::Position, _>(self, junqi::Eval)),
             GameKind::FourSquare => Ok(task.run::<foursquare::Position, _>(self, foursquare::Eval)),
-            _ => Err(self.unavailable()),
         }
     }
 }

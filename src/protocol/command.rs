@@ -22,6 +22,9 @@ pub enum Command {
         limits: Limits,
         searchmoves: Vec<String>,
     },
+    /// `go mate <ms>|infinite` (USI): a dedicated mate search, answered `checkmate ...`;
+    /// `None` searches until `stop`.
+    Mate { time: Option<u64> },
     /// `go deploy` (Junqi): a lineup for the seat to move.
     Deploy,
     /// `go perft D`: count the legal move tree, per root move.

@@ -27,6 +27,11 @@ pub trait Dialect: Send + Sync {
     fn ponder_suffix(&self) -> bool {
         true
     }
+    /// The `bestmove` word that claims a win instead of moving (USI's `win`, for the
+    /// entering-king declaration); `None` where the protocol has no such claim.
+    fn claim_win(&self) -> Option<&'static str> {
+        None
+    }
     /// Option names this dialect spells its own way (USI's `USI_Hash`), mapped to ours.
     fn option_alias(&self, name: &str) -> Option<&'static str> {
         let _ = name;
@@ -88,7 +93,8 @@ impl Dialect for Uci {
     }
 }
 
-/// Shogi's Universal Shogi Interface: mates in plies, `resign` without a move.
+/// Shogi's Universal Shogi Interface: mates in plies, `resign` without a move, `win` to
+/// declare.
 pub struct Usi;
 
 impl Dialect for Usi {
@@ -109,6 +115,9 @@ impl Dialect for Usi {
     }
     fn no_move(&self) -> &'static str {
         "resign"
+    }
+    fn claim_win(&self) -> Option<&'static str> {
+        Some("win")
     }
     fn option_alias(&self, name: &str) -> Option<&'static str> {
         match name.to_ascii_lowercase().as_str() {

@@ -7,7 +7,7 @@ use super::command::{Command, Query, Start};
 use super::dialect::Dialect;
 use super::parse::quote;
 use super::{Output, Session};
-use crate::core::{Evaluator, Game, OptionKind, OptionSpec, Oracle, Outcome, Verdict};
+use crate::core::{Evaluator, Game, MateAnswer, OptionKind, OptionSpec, Oracle, Outcome, Verdict};
 use crate::games::GameKind;
 use crate::perft;
 use crate::search::{self, Control, Limits, Report, SearchParams, TranspositionTable};
@@ -204,6 +204,17 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             _ => searchmoves,
         };
         self.control.reset(limits.ponder);
+        if let Some(claim) = self.dialect.claim_win()
+            && self.position.can_claim_win()
+        {
+            // The claim ends the game; there is nothing to search, only the protocol's
+            // timing to respect (a ponder or infinite search answers after stop).
+            let (control, dialect) = (self.control.clone(), self.dialect);
+            return self.spawn(move || {
+                search::wait_for_stop(&control, &limits);
+                vec![dialect.bestmove(Some(claim), None)]
+            });
+        }
         let pos = self.position.clone();
         let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
         let (out, dialect, params) = (self.out.clone(), self.dialect, self.params);
@@ -227,6 +238,29 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             let best = result.best.map(G::move_name);
             let ponder = result.ponder.map(G::move_name);
             vec![dialect.bestmove(best.as_deref(), ponder.as_deref())]
+        })
+    }
+
+    /// USI's `go mate`: the game's mate search on the job thread, answered with
+    /// `checkmate <moves>`, `checkmate nomate`, `checkmate timeout` or
+    /// `checkmate notimplemented`.
+    fn mate(&mut self, time: Option<u64>) -> Result<(), String> {
+        self.control.reset(false);
+        let pos = self.position.clone();
+        let control = self.control.clone();
+        let limit = time.map(std::time::Duration::from_millis);
+        self.spawn(move || {
+            let stop = || control.is_stopped() || limit.is_some_and(|l| control.elapsed() >= l);
+            let answer = match pos.search_mate(&stop) {
+                MateAnswer::Mate(line) => {
+                    let names: Vec<String> = line.into_iter().map(G::move_name).collect();
+                    names.join(" ")
+                }
+                MateAnswer::NoMate => "nomate".into(),
+                MateAnswer::Timeout => "timeout".into(),
+                MateAnswer::Unsupported => "notimplemented".into(),
+            };
+            vec![format!("checkmate {answer}")]
         })
     }
 
@@ -350,7 +384,7 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
                 self.position = self.with_rules(G::start_position())?;
             }
             Command::Position { start, moves } => self.set_position(start, &moves)?,
-            Command::Go { .. } | Command::Perft { .. } if self.busy() => {
+            Command::Go { .. } | Command::Perft { .. } | Command::Mate { .. } if self.busy() => {
                 return Err("a search is already running; send stop first".into());
             }
             Command::Go {
@@ -358,6 +392,7 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
                 searchmoves,
             } => self.go(limits, &searchmoves)?,
             Command::Perft { depth } => self.perft(depth)?,
+            Command::Mate { time } => self.mate(time)?,
             Command::Stop | Command::GameOver | Command::Quit => self.stop(),
             Command::PonderHit => self.control.ponderhit(),
             Command::Deploy => {

@@ -144,6 +144,14 @@ fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
     if rest == ["deploy"] {
         return Ok(Command::Deploy);
     }
+    // USI's `go mate` is a mate search with a time limit, not a search for a mate in N.
+    if let (GameKind::Shogi, ["mate", limit @ ..]) = (game, rest) {
+        return match limit {
+            ["infinite"] => Ok(Command::Mate { time: None }),
+            [ms] => milliseconds("mate", Some(ms)).map(|ms| Command::Mate { time: Some(ms) }),
+            _ => error("go mate needs a time in milliseconds or infinite"),
+        };
+    }
     if let ["perft", depth @ ..] = rest {
         let [depth] = depth else {
             return error("go perft needs exactly one depth");
@@ -177,11 +185,7 @@ fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
             "movestogo" => limits.movestogo = Some(number(token, value)?),
             "depth" => limits.depth = Some(number(token, value)?),
             "nodes" => limits.nodes = Some(number(token, value)?),
-            "mate" => match value {
-                // USI's `go mate infinite`.
-                Some(&"infinite") => limits.infinite = true,
-                _ => limits.mate = Some(number(token, value)?),
-            },
+            "mate" => limits.mate = Some(number(token, value)?),
             "searchmoves" => {
                 searchmoves = rest[i - 1..].iter().map(|m| m.to_string()).collect();
                 i = rest.len();
@@ -274,6 +278,27 @@ mod tests {
             parse("go deploy", GameKind::Junqi),
             Ok(Some(Command::Deploy))
         );
+    }
+
+    #[test]
+    fn usi_go_mate_is_a_timed_mate_search() {
+        let usi = |line| parse(line, GameKind::Shogi);
+        assert_eq!(
+            usi("go mate 1000"),
+            Ok(Some(Command::Mate { time: Some(1000) }))
+        );
+        assert_eq!(
+            usi("go mate infinite"),
+            Ok(Some(Command::Mate { time: None }))
+        );
+        assert!(usi("go mate").is_err());
+        assert!(usi("go mate soon").is_err());
+        assert!(usi("go mate 10 20").is_err());
+        // Elsewhere `go mate N` limits a normal search.
+        let Some(Command::Go { limits, .. }) = parse("go mate 3", GameKind::Chess).unwrap() else {
+            panic!("not a go command");
+        };
+        assert_eq!(limits.mate, Some(3));
     }
 
     #[test]

@@ -295,7 +295,9 @@ pub fn known_line<M: Copy>(
     }
 }
 
-fn wait_for_stop(control: &Control, limits: &Limits) {
+/// Blocks while an answer must wait: under `go infinite` or while pondering, until `stop`
+/// (or `ponderhit` ends the pondering).
+pub fn wait_for_stop(control: &Control, limits: &Limits) {
     while !control.is_stopped() && (limits.infinite || control.is_pondering()) {
         std::thread::sleep(Duration::from_millis(1));
     }

@@ -1,0 +1,303 @@
+//! The dedicated mate search behind USI's `go mate` (tsume): the attacker may only play
+//! checks (OR nodes: one move that mates suffices), the defender every evasion (AND nodes:
+//! every one must still lose). Iterative deepening over odd depths finds the shortest
+//! mate; a table remembers the positions shown not to mate (or to survive) within a depth,
+//! and those shown so outright, with no branch cut short by the depth limit, which is how
+//! an iteration that fails without any cut proves that no mate exists at all.
+//!
+//! The attacker's checks are tried in order of how few replies they leave, the usual
+//! tsume heuristic. Checks are recognised without making the move (`gives_check`).
+
+use super::board::{EMPTY, Move, Position, is_color};
+use super::tables::{ATTACK, DIRECTION, SLIDER_MASK, attack_index, bit, diff, shift};
+use crate::core::{MateAnswer, MoveList};
+
+/// The longest mate searched for, in plies.
+const MAX_PLIES: u32 = 99;
+/// Entries of the failure table (a power of two).
+const TABLE_SIZE: usize = 1 << 18;
+/// The depth stored for a failure that holds at any depth.
+const FOREVER: u32 = u32::MAX;
+
+impl Position {
+    /// Whether a legal move gives check: directly from its target square, or by uncovering
+    /// one of the mover's sliders.
+    pub(super) fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side;
+        let Some(king) = self.king(us ^ 1) else {
+            return false;
+        };
+        let to = mv.to().0;
+        let (kind, from) = if mv.is_drop() {
+            (mv.drop_kind(), 0)
+        } else {
+            let from = mv.from().0;
+            let kind = self.board[usize::from(from)] & 15;
+            (kind + if mv.is_promotion() { 8 } else { 0 }, from)
+        };
+        if ATTACK[attack_index(us, to, king)] & bit(kind) != 0
+            && (SLIDER_MASK & bit(kind) == 0 || self.clear_between(to, king, from, 0))
+        {
+            return true;
+        }
+        if mv.is_drop() {
+            return false;
+        }
+        let line = DIRECTION[diff(king, from)];
+        if line == 0 || DIRECTION[diff(king, to)] == line || !self.clear_between(king, from, 0, 0) {
+            return false;
+        }
+        let mut sq = shift(from, line);
+        while self.board[usize::from(sq)] == EMPTY {
+            sq = shift(sq, line);
+        }
+        let code = self.board[usize::from(sq)];
+        is_color(code, us)
+            && SLIDER_MASK & bit(code & 15) != 0
+            && ATTACK[attack_index(us, sq, king)] & bit(code & 15) != 0
+    }
+
+    /// The mate search for the side to move (see the module docs).
+    pub(super) fn mate_search(&self, stop: &dyn Fn() -> bool) -> MateAnswer<Move> {
+        let mut solver = Solver {
+            pos: self.clone(),
+            stop,
+            nodes: 0,
+            stopped: false,
+            cut: false,
+            table: vec![(0, 0); TABLE_SIZE],
+        };
+        let mut depth = 1;
+        while depth <= MAX_PLIES {
+            solver.cut = false;
+            if let Some(line) = solver.attack(depth) {
+                return MateAnswer::Mate(line);
+            }
+            if solver.stopped {
+                return MateAnswer::Timeout;
+            }
+            if !solver.cut {
+                return MateAnswer::NoMate;
+            }
+            depth += 2;
+        }
+        MateAnswer::Timeout
+    }
+}
+
+struct Solver<'a> {
+    pos: Position,
+    stop: &'a dyn Fn() -> bool,
+    nodes: u64,
+    stopped: bool,
+    /// Set when some line was cut short by the depth limit.
+    cut: bool,
+    /// Failures by key: the depth within which the position neither mates (attacker to
+    /// move) nor is mated (defender to move), or [`FOREVER`].
+    table: Vec<(u64, u32)>,
+}
+
+impl Solver<'_> {
+    /// Counts a node; polls `stop` every 4096 nodes.
+    fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0 && (self.stop)() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Whether the table already shows this position failing within `depth`.
+    fn known_failure(&mut self, depth: u32) -> bool {
+        let key = self.pos.key();
+        let (stored, within) = self.table[key as usize & (TABLE_SIZE - 1)];
+        if stored != key || within < depth {
+            return false;
+        }
+        // A failure that relied on the depth limit is a cut for this iteration too.
+        self.cut |= within != FOREVER;
+        true
+    }
+
+    fn store_failure(&mut self, depth: u32, outright: bool) {
+        let key = self.pos.key();
+        self.table[key as usize & (TABLE_SIZE - 1)] = (key, if outright { FOREVER } else { depth });
+    }
+
+    /// The attacker to move with `depth` plies left: a mating line, or `None`.
+    fn attack(&mut self, depth: u32) -> Option<Vec<Move>> {
+        if self.poll() || self.known_failure(depth) {
+            return None;
+        }
+        let outer_cut = std::mem::replace(&mut self.cut, false);
+        let found = self.attack_moves(depth);
+        if found.is_none() && !self.stopped {
+            self.store_failure(depth, !self.cut);
+        }
+        self.cut |= outer_cut;
+        found
+    }
+
+    fn attack_moves(&mut self, depth: u32) -> Option<Vec<Move>> {
+        let mut moves = MoveList::new();
+        self.pos.generate_legal(&mut moves);
+        let mut checks: Vec<(usize, Move)> = Vec::new();
+        for &mv in moves.iter() {
+            if !self.pos.gives_check(mv) {
+                continue;
+            }
+            let undo = self.pos.play(mv);
+            let mut replies = MoveList::new();
+            self.pos.generate_legal(&mut replies);
+            self.pos.take_back(mv, undo);
+            if replies.is_empty() {
+                return Some(vec![mv]);
+            }
+            checks.push((replies.len(), mv));
+        }
+        if depth < 3 {
+            self.cut |= !checks.is_empty();
+            return None;
+        }
+        checks.sort_by_key(|&(replies, _)| replies);
+        for (_, mv) in checks {
+            let undo = self.pos.play(mv);
+            let line = self.defend(depth - 1);
+            self.pos.take_back(mv, undo);
+            if let Some(mut line) = line {
+                line.insert(0, mv);
+                return Some(line);
+            }
+            if self.stopped {
+                break;
+            }
+        }
+        None
+    }
+
+    /// The defender, in check, with `depth` plies left: the longest line by which every
+    /// evasion still loses, or `None` when one escapes.
+    fn defend(&mut self, depth: u32) -> Option<Vec<Move>> {
+        if self.poll() || self.known_failure(depth) {
+            return None;
+        }
+        let outer_cut = std::mem::replace(&mut self.cut, false);
+        let mut moves = MoveList::new();
+        self.pos.generate_legal(&mut moves);
+        let mut longest = Vec::new();
+        let mut escaped = false;
+        for &mv in moves.iter() {
+            let undo = self.pos.play(mv);
+            let line = self.attack(depth - 1);
+            self.pos.take_back(mv, undo);
+            match line {
+                Some(line) if line.len() + 1 > longest.len() => {
+                    longest = line;
+                    longest.insert(0, mv);
+                }
+                Some(_) => {}
+                None => {
+                    escaped = true;
+                    break;
+                }
+            }
+        }
+        if escaped && !self.stopped {
+            self.store_failure(depth, !self.cut);
+        }
+        self.cut |= outer_cut;
+        (!escaped).then_some(longest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Game;
+
+    impl MateAnswer<String> {
+        fn to_string_len(&self) -> Option<usize> {
+            match self {
+                MateAnswer::Mate(line) => Some(line.len()),
+                _ => None,
+            }
+        }
+    }
+
+    fn solve(sfen: &str) -> MateAnswer<String> {
+        let pos = Position::from_notation(sfen).unwrap();
+        match pos.mate_search(&|| false) {
+            MateAnswer::Mate(line) => {
+                MateAnswer::Mate(line.iter().map(|m| m.to_string()).collect())
+            }
+            MateAnswer::NoMate => MateAnswer::NoMate,
+            MateAnswer::Timeout => MateAnswer::Timeout,
+            MateAnswer::Unsupported => MateAnswer::Unsupported,
+        }
+    }
+
+    #[test]
+    fn gives_check_agrees_with_making_the_move() {
+        let mut rng = 0x9E37_u64;
+        for start in [
+            super::super::START_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+        ] {
+            let mut pos = Position::from_notation(start).unwrap();
+            for _ in 0..100 {
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in moves.iter() {
+                    let predicted = pos.gives_check(mv);
+                    let undo = pos.make_move(mv);
+                    assert_eq!(predicted, pos.in_check(), "{mv} in {}", {
+                        pos.unmake_move(mv, undo);
+                        pos.to_notation()
+                    });
+                    pos.unmake_move(mv, undo);
+                }
+                rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                pos.make_move(moves[(rng >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn finds_the_shortest_mate_and_proves_there_is_none() {
+        // Mate in one with a gold drop.
+        assert_eq!(
+            solve("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"),
+            MateAnswer::Mate(vec!["G*5b".to_string()])
+        );
+        // A lone pawn cannot mate (and may not drop-mate anyway).
+        assert_eq!(solve("4k4/9/9/9/9/9/9/9/4K4 b P 1"), MateAnswer::NoMate);
+        // No king to mate.
+        assert_eq!(solve("9/9/9/9/9/9/9/9/4K4 b R 1"), MateAnswer::NoMate);
+    }
+
+    #[test]
+    fn longer_mates_come_with_the_defence_that_lasts_longest() {
+        // Mate in three, none in one (cshogi's df-pn: G*3b 2b1b S*2a).
+        assert_eq!(
+            solve("8l/7k1/6Ppp/9/9/9/9/9/9 b GS 1").to_string_len(),
+            Some(3)
+        );
+        // Mate in five (cshogi's df-pn: S*2c 2b1c 2c1b+ 1c1b G*2c).
+        let sfen = "7nl/7k1/9/7pp/6N2/9/9/9/4K4 b GS 1";
+        let MateAnswer::Mate(line) = solve(sfen) else {
+            panic!("no mate found");
+        };
+        assert_eq!(line.len(), 5, "{line:?}");
+        let mut pos = Position::from_notation(sfen).unwrap();
+        for text in &line {
+            let mv = pos.parse_move(text).unwrap();
+            pos.make_move(mv);
+        }
+        assert_eq!(pos.result(), Some(crate::core::Outcome::Win(0)), "{line:?}");
+    }
+}
