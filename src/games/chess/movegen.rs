@@ -30,19 +30,23 @@ use crate::core::MoveList;
 pub(super) struct Threats {
     /// Number of pieces giving check (0, 1 or 2).
     pub(super) count: u32,
-    /// The squares (bit per 0x88 square) a non-king move must land on: the checker and
-    /// the squares between a checking slider and the king; all squares when not in check.
-    targets: u128,
-    /// Our pieces pinned against our king, a bit per 0x88 square.
-    pinned: u128,
+    /// The squares (see [`bit`]) a non-king move must land on: the checker and the
+    /// squares between a checking slider and the king; all squares when not in check.
+    targets: u64,
+    /// Our pieces pinned against our king (see [`bit`]).
+    pinned: u64,
     /// Squares behind the king on the lines of checking sliders, where the king would
     /// still be in check; `NO_SQUARE` when unused.
     behind: [u8; 2],
 }
 
+/// The bit of an on-board 0x88 square in a 64-bit set, by its dense index (a1 = 0,
+/// h8 = 63). A 128-bit set indexed by the 0x88 square itself would need no conversion,
+/// but variable 128-bit shifts compile to branches: the 64-bit set saves a quarter of
+/// perft's instructions (callgrind, perft 5 from the start).
 #[inline(always)]
-fn bit(sq: u8) -> u128 {
-    1u128 << sq
+fn bit(sq: u8) -> u64 {
+    1u64 << ((sq + (sq & 7)) >> 1)
 }
 
 impl Position {
@@ -247,8 +251,8 @@ impl Position {
         from: u8,
         steps: &[i8; 4],
         ksq: u8,
-        targets: u128,
-        pinned: u128,
+        targets: u64,
+        pinned: u64,
         moves: &mut MoveList<Move>,
     ) {
         let them = (self.side.index() ^ 1) as u8;
@@ -283,8 +287,8 @@ impl Position {
     fn pawn_moves<const QUIET: bool>(
         &self,
         ksq: u8,
-        targets: u128,
-        pinned: u128,
+        targets: u64,
+        pinned: u64,
         moves: &mut MoveList<Move>,
     ) {
         let us = self.side.index();
