@@ -2,50 +2,14 @@
 //! loss within a few plies that plain minimax proves is found by the search with the exact
 //! distance, and the move it picks keeps the win.
 
-use qiyi::core::{Game, MATE, MoveList, Outcome};
+mod common;
+
+use common::minimax::{Proven, minimax};
+use qiyi::core::{Game, MATE, MoveList, Score};
 use qiyi::games::foursquare::{Eval, Position};
 use qiyi::search::{self, Control, Limits, SearchParams, TranspositionTable};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-
-/// A game value proven by minimax, from the side to move's view, with the number of
-/// plies until the game ends (the winner hurrying, the loser delaying).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Value {
-    Win(i32),
-    Loss(i32),
-}
-
-/// Plain minimax without pruning; `None` when undecided within `depth` plies (or drawn).
-fn minimax(pos: &mut Position, depth: u32) -> Option<Value> {
-    if let Some(outcome) = pos.result() {
-        return match outcome {
-            Outcome::Draw => None,
-            Outcome::Win(team) if team == pos.team_to_move() => Some(Value::Win(0)),
-            Outcome::Win(_) => Some(Value::Loss(0)),
-        };
-    }
-    if depth == 0 {
-        return None;
-    }
-    let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
-    let mut fastest_win: Option<i32> = None;
-    let mut slowest_loss = Some(0);
-    for &mv in moves.iter() {
-        pos.make_move(mv);
-        let child = minimax(pos, depth - 1);
-        pos.unmake_move(mv, ());
-        match child {
-            Some(Value::Loss(n)) => fastest_win = Some(fastest_win.map_or(n + 1, |w| w.min(n + 1))),
-            Some(Value::Win(n)) => slowest_loss = slowest_loss.map(|l: i32| l.max(n + 1)),
-            None => slowest_loss = None,
-        }
-    }
-    fastest_win
-        .map(Value::Win)
-        .or(slowest_loss.map(Value::Loss))
-}
 
 fn random_position(rng: &mut StdRng) -> Position {
     let mut pos = Position::start_position();
@@ -94,8 +58,8 @@ fn proven_short_wins_and_losses_are_found_exactly() {
             &mut |_| {},
         );
         let expected = match value {
-            Value::Win(n) => MATE - n,
-            Value::Loss(n) => -MATE + n,
+            Proven::Win(n) => MATE - n as Score,
+            Proven::Loss(n) => -MATE + n as Score,
         };
         assert_eq!(
             result.score,
@@ -103,13 +67,13 @@ fn proven_short_wins_and_losses_are_found_exactly() {
             "{}: minimax says {value:?}",
             pos.to_notation()
         );
-        if let Value::Win(n) = value {
+        if let Proven::Win(n) = value {
             let mut after = pos;
             after.make_move(result.best.unwrap());
-            let reply = minimax(&mut after, n as u32 - 1);
+            let reply = minimax(&mut after, n - 1);
             assert_eq!(
                 reply,
-                Some(Value::Loss(n - 1)),
+                Some(Proven::Loss(n - 1)),
                 "{}: {:?} throws the win away",
                 pos.to_notation(),
                 result.best

@@ -1,5 +1,6 @@
 //! FourSquare values by plain minimax over the rules (the `Game` trait), sharing nothing
-//! with the tablebase: the independent reference its tests compare against.
+//! with the tablebase or the search: the independent reference the tablebase and search
+//! tests compare against.
 
 use qiyi::core::{Game, MoveList, Outcome};
 use qiyi::games::foursquare::Position;
