@@ -21,35 +21,11 @@ const NODE_BUDGET: u64 = if cfg!(debug_assertions) {
     200_000_000
 };
 
-/// Counts above this are split over two threads.
-const THREADED_FROM: u64 = 2_000_000;
-
 #[test]
 fn perft_matches_the_published_counts() {
     let suites = load_suites();
     assert!(suites.len() >= 100, "the perft suite is incomplete");
-    let mut checked = 0;
-    for suite in &suites {
-        let mut pos = Position::from_notation(&suite.position)
-            .unwrap_or_else(|e| panic!("{}: {e}", suite.position));
-        for &(depth, expected) in &suite.counts {
-            if expected > NODE_BUDGET {
-                continue;
-            }
-            let found = if expected >= THREADED_FROM {
-                qiyi::perft::divide(&pos, depth, 2)
-                    .iter()
-                    .map(|&(_, n)| n)
-                    .sum()
-            } else {
-                qiyi::perft::perft(&mut pos, depth)
-            };
-            assert_eq!(found, expected, "{} depth {depth}", suite.position);
-            checked += 1;
-        }
-        // Perft leaves the position as it found it.
-        assert_eq!(pos, Position::from_notation(&suite.position).unwrap());
-    }
+    let checked = common::check_perft_counts::<Position>(&suites, NODE_BUDGET);
     assert!(checked >= 400, "only {checked} counts checked");
 }
 

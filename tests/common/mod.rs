@@ -175,6 +175,39 @@ pub struct PerftSuite {
     pub counts: Vec<(u32, u64)>,
 }
 
+/// Checks every count of `suites` up to `node_budget` nodes: small ones on one thread
+/// with `qiyi::perft::perft`, counts of two million and more with `qiyi::perft::divide` on
+/// two threads; and that perft leaves each position as it found it. Returns how many
+/// counts were checked.
+pub fn check_perft_counts<G: qiyi::core::Game + PartialEq + std::fmt::Debug>(
+    suites: &[PerftSuite],
+    node_budget: u64,
+) -> usize {
+    const THREADED_FROM: u64 = 2_000_000;
+    let mut checked = 0;
+    for suite in suites {
+        let mut pos =
+            G::from_notation(&suite.position).unwrap_or_else(|e| panic!("{}: {e}", suite.position));
+        for &(depth, expected) in &suite.counts {
+            if expected > node_budget {
+                continue;
+            }
+            let found = if expected >= THREADED_FROM {
+                qiyi::perft::divide(&pos, depth, 2)
+                    .iter()
+                    .map(|&(_, n)| n)
+                    .sum()
+            } else {
+                qiyi::perft::perft(&mut pos, depth)
+            };
+            assert_eq!(found, expected, "{} depth {depth}", suite.position);
+            checked += 1;
+        }
+        assert_eq!(pos, G::from_notation(&suite.position).unwrap());
+    }
+    checked
+}
+
 /// Reads `tests/perft/<game>.perft`: `<position> ;D1 n ;D2 n ...` per line, `#` comments.
 pub fn load_perft_suite(game: &str) -> Vec<PerftSuite> {
     let path = format!("{}/tests/perft/{game}.perft", env!("CARGO_MANIFEST_DIR"));
