@@ -5,6 +5,7 @@
 //! search maximises for the *team* of the player to move, so a four-seat, two-team game
 //! (Junqi) with consecutive plies by one team fits the same negamax as chess.
 
+pub mod keys;
 mod movelist;
 mod options;
 mod oracle;

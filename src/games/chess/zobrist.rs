@@ -1,6 +1,8 @@
 //! Zobrist keys, generated at compile time from a fixed-seed splitmix64 so that keys (and
 //! thus transposition-table behaviour and bench signatures) are the same on every build.
 
+use crate::core::keys::{splitmix, stream_key};
+
 /// Keys for a piece code (see `board::piece_code`) on a 0x88 square; codes 0, 7, 8 and 15
 /// are never used and keep their keys only to make indexing branch-free.
 pub const PIECE_SQUARE: [[u64; 128]; 16] = build_piece_square();
@@ -13,17 +15,9 @@ pub const BLACK_TO_MOVE: u64 = splitmix(SEED ^ 0xB1AC);
 
 const SEED: u64 = 0x7169_7969_6368_6573; // "qiyiches"
 
-/// The splitmix64 output for state `x`: a bijective mix with good avalanche.
-const fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The `n`-th key of the stream.
+/// The `n`-th key of this game's stream.
 const fn key(n: u64) -> u64 {
-    splitmix(SEED.wrapping_add(n.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+    stream_key(SEED, n)
 }
 
 const fn build_piece_square() -> [[u64; 128]; 16] {

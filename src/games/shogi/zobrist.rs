@@ -6,6 +6,8 @@
 //! move. A hand of `n` pieces of a kind holds the keys of levels `1..=n`, so taking or
 //! giving one piece costs one xor.
 
+use crate::core::keys::{splitmix, stream_key};
+
 /// Keys per piece (`colour * 16 + kind`) and cshogi square index.
 pub static PIECE_SQUARE: [[u64; 81]; 32] = build_piece_square();
 /// `HAND[colour][kind][n]`: xored in when that colour's hand reaches `n` of that kind.
@@ -15,17 +17,9 @@ pub const GOTE_TO_MOVE: u64 = splitmix(SEED ^ 0x6072);
 
 const SEED: u64 = 0x7169_7969_7368_6f67; // "qiyishog"
 
-/// The splitmix64 output for state `x`: a bijective mix with good avalanche.
-const fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The `n`-th key of the stream.
+/// The `n`-th key of this game's stream.
 const fn key(n: u64) -> u64 {
-    splitmix(SEED.wrapping_add(n.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+    stream_key(SEED, n)
 }
 
 const fn build_piece_square() -> [[u64; 81]; 32] {
