@@ -10,3 +10,4 @@ pub mod games;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod tune;

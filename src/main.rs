@@ -1,5 +1,5 @@
 //! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
-//! correctness and speed figures, `tune` for the chess evaluation's weights, `solve` for
+//! correctness and speed figures, `tune` for the chess and shogi evaluations' weights, `solve` for
 //! the FourSquare table. Dispatch only; the work lives in the library.
 
 use clap::{Parser, Subcommand};
@@ -54,10 +54,14 @@ enum Action {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
-    /// Fit the chess evaluation's weights to game results (Texel tuning); writes the
-    /// source of `src/games/chess/weights.rs`.
+    /// Fit a game's evaluation weights to game results (Texel tuning); writes the source
+    /// of `src/games/<game>/weights.rs`.
     Tune {
-        /// `<FEN> | <result>` lines, the result 1, 0.5 or 0 for White.
+        /// `chess` or `shogi`.
+        #[arg(long, value_parser = parse_game, default_value = "chess")]
+        game: GameKind,
+        /// `<FEN or SFEN> | <result> [| <score>]` lines, the result 1, 0.5 or 0 for the
+        /// first player (White, sente) and the score in centipawns from its view.
         #[arg(long)]
         data: std::path::PathBuf,
         #[arg(long, default_value_t = 1000)]
@@ -125,21 +129,28 @@ fn main() -> ExitCode {
             hash,
         }) => bench(&game, depth, threads, hash),
         Some(Action::Tune {
+            game,
             data,
             epochs,
             rate,
             l2,
             lambda,
             out,
-        }) => qiyi::games::chess::Tuning {
-            data,
-            epochs,
-            rate,
-            l2,
-            lambda,
-            out,
+        }) => {
+            let tuning = qiyi::tune::Tuning {
+                data,
+                epochs,
+                rate,
+                l2,
+                lambda,
+                out,
+            };
+            match game {
+                GameKind::Chess => tuning.run::<qiyi::games::chess::Position>(),
+                GameKind::Shogi => tuning.run::<qiyi::games::shogi::Position>(),
+                other => Err(anyhow::anyhow!("{other} has no tunable evaluation")),
+            }
         }
-        .run(),
         Some(Action::Solve { game, out }) => match game {
             GameKind::FourSquare => {
                 qiyi::games::foursquare::tablebase::solve_command(out.as_deref())

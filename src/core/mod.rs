@@ -6,6 +6,7 @@
 //! (Junqi) with consecutive plies by one team fits the same negamax as chess.
 
 pub mod keys;
+pub mod linear;
 mod movelist;
 mod options;
 mod oracle;

@@ -3,10 +3,7 @@
 //! rooks on open files, the bishop pair and king safety.
 //!
 //! Every term is a weight (a middlegame/endgame [`Pair`] in [`WEIGHTS`]) times a count the
-//! position yields, so the score is linear in the weights. That is what lets
-//! `qiyi tune` fit all of them at once to the results of real games (Texel's method):
-//! the evaluation walks the position once through a [`Sink`], which either adds the
-//! weighted terms up (play) or records the counts (tuning), so the two can never disagree.
+//! position yields (see `core::linear`), so `qiyi tune` can fit them all to real games.
 //! King danger stays linear by carrying the square of the attack weight as a count of its
 //! own.
 
@@ -16,25 +13,9 @@ use super::tables::{
     self, ATTACK, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS, diff, on_board,
 };
 use super::weights::WEIGHTS;
+use crate::core::linear::{Pair, Sink, Total, Trace};
 use crate::core::{Evaluator, MoveList, Score};
-
-/// A middlegame and an endgame value, blended by game phase.
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub(super) struct Pair(pub(super) i32, pub(super) i32);
-
-impl std::ops::AddAssign for Pair {
-    fn add_assign(&mut self, other: Pair) {
-        self.0 += other.0;
-        self.1 += other.1;
-    }
-}
-
-impl std::ops::Mul<i32> for Pair {
-    type Output = Pair;
-    fn mul(self, k: i32) -> Pair {
-        Pair(self.0 * k, self.1 * k)
-    }
-}
+use crate::tune::Tunable;
 
 /// Where each group of terms starts in [`WEIGHTS`], and how many it has. Piece kinds
 /// index from pawn (0) to queen (4) or king (5); ranks and squares are from the owner's
@@ -98,31 +79,6 @@ const MAX_PHASE: i32 = 24;
 const KING_ATTACK_UNITS: [i32; 7] = [0, 0, 2, 2, 3, 5, 0];
 /// The attack weight counted at most, so one absurd pile-up does not dominate.
 const MAX_KING_ATTACK: i32 = 40;
-
-/// Receives the evaluation's terms: `count` times the weight `term`, for `color`.
-pub(super) trait Sink {
-    fn add(&mut self, color: Color, term: usize, count: i32);
-}
-
-/// Adds the weighted terms up, from White's view.
-struct Total(Pair);
-
-impl Sink for Total {
-    #[inline(always)]
-    fn add(&mut self, color: Color, term: usize, count: i32) {
-        let signed = if color == Color::White { count } else { -count };
-        self.0 += WEIGHTS[term] * signed;
-    }
-}
-
-/// Records the count of each term, from White's view, for tuning.
-pub(super) struct Trace(pub(super) Vec<i32>);
-
-impl Sink for Trace {
-    fn add(&mut self, color: Color, term: usize, count: i32) {
-        self.0[term] += if color == Color::White { count } else { -count };
-    }
-}
 
 /// The dense index of `sq` seen from `color`'s side (Black's ranks mirrored).
 #[inline]
@@ -225,9 +181,13 @@ pub(super) fn terms<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
             let kind = piece as usize;
             for &sq in pos.pieces(color, piece) {
                 if piece != Piece::King {
-                    sink.add(color, MATERIAL + kind - 1, 1);
+                    sink.add(color.index(), MATERIAL + kind - 1, 1);
                 }
-                sink.add(color, PST + (kind - 1) * 32 + half_board(sq, color), 1);
+                sink.add(
+                    color.index(),
+                    PST + (kind - 1) * 32 + half_board(sq, color),
+                    1,
+                );
                 phase += PHASE[kind];
                 if matches!(
                     piece,
@@ -240,7 +200,7 @@ pub(super) fn terms<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                         Piece::Rook => (MOBILITY_ROOK, 15),
                         _ => (MOBILITY_QUEEN, 28),
                     };
-                    sink.add(color, table + reach.squares.min(size - 1), 1);
+                    sink.add(color.index(), table + reach.squares.min(size - 1), 1);
                     if reach.zone_hits > 0 {
                         attack_units += KING_ATTACK_UNITS[kind] * reach.zone_hits.min(3);
                         attackers += 1;
@@ -250,32 +210,36 @@ pub(super) fn terms<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                     let f = sq.file() as usize;
                     if pawns.count[c][f] == 0 {
                         let open = pawns.count[enemy.index()][f] == 0;
-                        sink.add(color, if open { ROOK_OPEN } else { ROOK_HALF_OPEN }, 1);
+                        sink.add(
+                            color.index(),
+                            if open { ROOK_OPEN } else { ROOK_HALF_OPEN },
+                            1,
+                        );
                     }
                 }
             }
         }
         if pos.count(color, Piece::Bishop) >= 2 {
-            sink.add(color, BISHOP_PAIR, 1);
+            sink.add(color.index(), BISHOP_PAIR, 1);
         }
         if attackers >= 2 {
             let units = attack_units.min(MAX_KING_ATTACK);
-            sink.add(color, KING_ATTACK, units);
-            sink.add(color, KING_ATTACK + 1, units * units / 8);
+            sink.add(color.index(), KING_ATTACK, units);
+            sink.add(color.index(), KING_ATTACK + 1, units * units / 8);
         }
         pawn_structure(pos, &pawns, color, kings, sink);
         king_shelter(pos, &pawns, color, sink);
     }
-    sink.add(pos.side(), TEMPO, 1);
+    sink.add(pos.side().index(), TEMPO, 1);
     phase.min(MAX_PHASE)
 }
 
 impl Eval {
     /// The score from White's view.
     fn white_score(&self, pos: &Position) -> i32 {
-        let mut total = Total(Pair(0, 0));
+        let mut total = Total::new(&WEIGHTS);
         let phase = terms(pos, &mut total);
-        let Pair(mg, eg) = total.0;
+        let Pair(mg, eg) = total.sum;
         let score = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
         score / drawish_divisor(pos, score)
     }
@@ -329,7 +293,7 @@ fn piece_activity<S: Sink>(
                 } else {
                     terms::THREAT_BY_ROOK
                 };
-                sink.add(color, term, 1);
+                sink.add(color.index(), term, 1);
             }
         }
         if (target == EMPTY || target & 8 != own) && !(minor && pawn_guarded(to)) {
@@ -382,7 +346,7 @@ fn pawn_structure<S: Sink>(
     let enemy = (color.flip() as u8) << 3;
     for f in 0..8 {
         if pawns.count[c][f] > 1 {
-            sink.add(color, DOUBLED, pawns.count[c][f] as i32 - 1);
+            sink.add(color.index(), DOUBLED, pawns.count[c][f] as i32 - 1);
         }
     }
     for &sq in pos.pieces(color, Piece::Pawn) {
@@ -391,37 +355,41 @@ fn pawn_structure<S: Sink>(
         let left = f > 0 && pawns.count[c][f - 1] > 0;
         let right = f < 7 && pawns.count[c][f + 1] > 0;
         if !left && !right {
-            sink.add(color, ISOLATED, 1);
+            sink.add(color.index(), ISOLATED, 1);
         }
         let behind = forward(sq.0, color.flip());
         let front = forward(sq.0, color);
         let is = |p: u8, code: u8| on_board(p) && pos.board[usize::from(p)] == code;
         if is(behind.wrapping_sub(1), own_pawn) || is(behind.wrapping_add(1), own_pawn) {
-            sink.add(color, PAWN_SUPPORTED + rank, 1);
+            sink.add(color.index(), PAWN_SUPPORTED + rank, 1);
         }
         if is(sq.0.wrapping_add(1), own_pawn) {
             // Counted once per pair, from its left pawn.
-            sink.add(color, PAWN_PHALANX + rank, 1);
+            sink.add(color.index(), PAWN_PHALANX + rank, 1);
         }
         for target in [front.wrapping_sub(1), front.wrapping_add(1)] {
             if on_board(target) {
                 let code = pos.board[usize::from(target)];
                 if code != EMPTY && code & 8 == enemy && code & 7 != Piece::Pawn as u8 {
-                    sink.add(color, THREAT_BY_PAWN, 1);
+                    sink.add(color.index(), THREAT_BY_PAWN, 1);
                 }
             }
         }
         if pawns.passed(color, sq) {
-            sink.add(color, PASSED + rank, 1);
+            sink.add(color.index(), PASSED + rank, 1);
             if on_board(front) {
-                sink.add(color, PASSED_OWN_KING + rank, distance(kings[c].0, front));
                 sink.add(
-                    color,
+                    color.index(),
+                    PASSED_OWN_KING + rank,
+                    distance(kings[c].0, front),
+                );
+                sink.add(
+                    color.index(),
                     PASSED_ENEMY_KING + rank,
                     distance(kings[color.flip().index()].0, front),
                 );
                 if pos.board[usize::from(front)] != EMPTY {
-                    sink.add(color, PASSED_BLOCKED + rank, 1);
+                    sink.add(color.index(), PASSED_BLOCKED + rank, 1);
                 }
             }
         }
@@ -433,7 +401,7 @@ fn king_shelter<S: Sink>(pos: &Position, pawns: &PawnFiles, color: Color, sink: 
     use terms::*;
     let king = pos.king_square(color);
     if relative(king, color) / 8 > 1 {
-        sink.add(color, KING_EXPOSED, 1);
+        sink.add(color.index(), KING_EXPOSED, 1);
         return;
     }
     let c = color.index();
@@ -453,9 +421,9 @@ fn king_shelter<S: Sink>(pos: &Position, pawns: &PawnFiles, color: Color, sink: 
             Some(_) => SHELTER + 2,
             None => SHELTER + 3,
         };
-        sink.add(color, term, 1);
+        sink.add(color.index(), term, 1);
         if pawns.count[c][file] == 0 && pawns.count[color.flip().index()][file] == 0 {
-            sink.add(color, KING_OPEN_FILE, 1);
+            sink.add(color.index(), KING_OPEN_FILE, 1);
         }
     }
 }
@@ -520,6 +488,67 @@ impl Evaluator<Position> for Eval {
     }
 }
 
+impl Tunable for Position {
+    const WEIGHTS: &'static [Pair] = &WEIGHTS;
+
+    /// The groups of terms, named, in order: the layout of the weights file.
+    fn sections() -> Vec<(&'static str, usize)> {
+        use terms::*;
+        let starts = [
+            ("material", MATERIAL),
+            ("pst pawn", PST),
+            ("pst knight", PST + 32),
+            ("pst bishop", PST + 64),
+            ("pst rook", PST + 96),
+            ("pst queen", PST + 128),
+            ("pst king", PST + 160),
+            ("mobility knight", MOBILITY_KNIGHT),
+            ("mobility bishop", MOBILITY_BISHOP),
+            ("mobility rook", MOBILITY_ROOK),
+            ("mobility queen", MOBILITY_QUEEN),
+            ("passed", PASSED),
+            ("passed own king", PASSED_OWN_KING),
+            ("passed enemy king", PASSED_ENEMY_KING),
+            ("passed blocked", PASSED_BLOCKED),
+            ("pawn supported", PAWN_SUPPORTED),
+            ("pawn phalanx", PAWN_PHALANX),
+            ("doubled", DOUBLED),
+            ("isolated", ISOLATED),
+            ("rook open", ROOK_OPEN),
+            ("rook half open", ROOK_HALF_OPEN),
+            ("bishop pair", BISHOP_PAIR),
+            ("threat by pawn", THREAT_BY_PAWN),
+            ("threat by minor", THREAT_BY_MINOR),
+            ("threat by rook", THREAT_BY_ROOK),
+            ("shelter", SHELTER),
+            ("king open file", KING_OPEN_FILE),
+            ("king exposed", KING_EXPOSED),
+            ("king attack", KING_ATTACK),
+            ("tempo", TEMPO),
+        ];
+        starts
+            .iter()
+            .enumerate()
+            .map(|(i, &(name, start))| {
+                let end = starts.get(i + 1).map_or(COUNT, |s| s.1);
+                (name, end - start)
+            })
+            .collect()
+    }
+
+    /// The drawish scaling depends on who is ahead; it is taken from the current weights
+    /// and folded into the blend shares.
+    fn trace(&self) -> (Trace, f64, f64) {
+        let mut trace = Trace::new(terms::COUNT);
+        let phase = terms(self, &mut trace);
+        let Pair(mg, eg) = trace.total(&WEIGHTS);
+        let blended = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+        let divisor = f64::from(drawish_divisor(self, blended));
+        let (phase, max) = (f64::from(phase), f64::from(MAX_PHASE));
+        (trace, phase / max / divisor, (max - phase) / max / divisor)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,19 +590,26 @@ mod tests {
             "6k1/5ppp/8/8/8/8/2q2PPP/3R2K1 b - - 0 1",
         ] {
             let pos = Position::from_notation(fen).unwrap();
-            let mut trace = Trace(vec![0; terms::COUNT]);
-            let phase = terms(&pos, &mut trace);
-            let (mut mg, mut eg) = (0, 0);
-            for (term, &count) in trace.0.iter().enumerate() {
-                mg += WEIGHTS[term].0 * count;
-                eg += WEIGHTS[term].1 * count;
-            }
-            let blended = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
-            assert_eq!(
-                blended / drawish_divisor(&pos, blended),
+            let (trace, mg, eg) = pos.trace();
+            let Pair(a, b) = trace.total(&WEIGHTS);
+            let traced = f64::from(a) * mg + f64::from(b) * eg;
+            // Play divides in integers, the tuner in floats.
+            assert!(
+                (traced - f64::from(Eval.white_score(&pos))).abs() <= 1.0,
+                "{traced} {}: {fen}",
                 Eval.white_score(&pos),
-                "{fen}"
             );
         }
+    }
+
+    #[test]
+    fn the_weights_file_is_what_the_tuner_writes() {
+        // Writing the current weights back must reproduce weights.rs byte for byte, so a
+        // tuning run's output drops in unchanged and the section names match the layout.
+        let current = crate::tune::as_floats(&WEIGHTS);
+        assert_eq!(
+            crate::tune::weights_source::<Position>(&current),
+            include_str!("weights.rs")
+        );
     }
 }

@@ -7,7 +7,7 @@
 //! - `zobrist`: fixed-seed keys.
 //! - `eval`: the tapered evaluation, linear in the weights of `weights`.
 //! - `see`: static exchange evaluation.
-//! - `tune`: Texel tuning of the weights against the results of real games.
+//! - `weights`: the evaluation weights, fitted by `qiyi tune` (crate::tune).
 //!
 //! Evaluation reads the position through [`Position::pieces`], [`Position::piece_at`],
 //! [`Position::king_square`], [`Position::side`], [`Position::castling_rights`],
@@ -35,7 +35,6 @@ mod fen;
 mod movegen;
 mod see;
 mod tables;
-mod tune;
 mod weights;
 mod zobrist;
 
@@ -46,7 +45,6 @@ pub use board::{
 pub use eval::Eval;
 pub use fen::{FenError, START_FEN};
 pub use see::see;
-pub use tune::Tuning;
 
 use crate::core::{Game, MoveList, Outcome};
 

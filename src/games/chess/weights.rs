@@ -3,7 +3,8 @@
 //! Written by `qiyi tune` (docs/tuning.md) from the results of real games; change them by
 //! tuning again, not by hand.
 
-use super::eval::{Pair, terms};
+use super::eval::terms;
+use crate::core::linear::Pair;
 
 #[rustfmt::skip]
 pub(super) const WEIGHTS: [Pair; terms::COUNT] = [

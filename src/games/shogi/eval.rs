@@ -1,104 +1,165 @@
-//! Shogi evaluation: material (pieces in hand above the same pieces on the board, since a
-//! drop can go anywhere), piece-square terms measured against both kings, slider
-//! mobility, king safety (enemy control of the squares around the king, defenders beside
-//! it, and the drops the enemy hand threatens), plus the static exchange evaluation the
-//! search uses to skip losing captures.
+//! Shogi evaluation: material (pieces in hand valued apart from the same pieces on the
+//! board, since a drop can go anywhere, with each further piece of a kind worth its own
+//! weight), piece-square tables, where each piece stands relative to both kings, slider
+//! mobility and king danger (enemy control of the squares around the king against its
+//! guards, plus the drops the enemy hand threatens), tapered between the opening and the
+//! fight by how much material has already changed hands. Also the static exchange
+//! evaluation the search uses to skip losing captures.
 //!
-//! The piece-square terms are distances rather than 81-entry tables: shogi pieces matter
-//! by where they stand relative to the kings (gold and silver guard their own, everything
-//! else closes in on the enemy's), and a formula keeps the parameters few enough to read.
+//! Like the chess evaluation it is linear in its weights (`core::linear`), so `qiyi tune`
+//! fits them all to Fairy-Stockfish self-play (`docs/tuning.md`). The king-relative terms
+//! carry most of shogi's positional knowledge: a gold beside its king is a castle, a
+//! silver next to the enemy king an attack, wherever on the board that happens.
 
-use super::board::{EMPTY, Move, Position, is_color, piece};
+use super::board::{EMPTY, Move, Position, WALL, is_color, piece};
 use super::tables::{
-    ATTACK, COL, DIRECTION, GOLD, KINDS, KING, KNIGHT, PAWN, PRO_PAWN, PRO_SILVER, ROW, SILVER,
-    SLIDERS, SLIDES, STEPS, attack_index, bit, diff, oriented, relative_row, shift,
+    ATTACK, COL, DIRECTION, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, PRO_PAWN, PRO_SILVER, ROOK,
+    SILVER, SLIDERS, SLIDES, STEPS, attack_index, bit, diff, oriented, relative_row, shift,
 };
+use super::weights::WEIGHTS;
+use crate::core::linear::{Pair, Sink, Total, Trace};
 use crate::core::{Evaluator, MoveList, Score};
+use crate::tune::Tunable;
 
-/// Board values by kind (1..=14); the king is priceless and counts nothing.
+/// Where each group of terms starts in [`WEIGHTS`]. Kinds are those of `tables` (pawn 1
+/// to dragon 14, king 8); rows are counted from the owner's side (0 = the far rank).
+pub(super) mod terms {
+    /// Material on the board, by kind without the king (see [`slot`](super::slot)).
+    pub const MATERIAL: usize = 0;
+    /// Material in hand: one weight for the first piece of a kind, one for the second,
+    /// and so on up to a cap (`HAND_CAP`), the last standing for every further piece.
+    pub const HAND: usize = MATERIAL + 13;
+    /// Piece-square tables, pawn to dragon (king included): 45 squares, files 9 to 5,
+    /// each file standing for its mirror image too.
+    pub const PST: usize = HAND + 28;
+    /// A piece in the 5x5 square around its own king, by kind without the king and by
+    /// offset (rows ahead of the king from the owner's view, files to either side):
+    /// 15 cells, the king's own cell never used.
+    pub const NEAR_OWN_KING: usize = PST + 14 * 45;
+    /// The same around the enemy king.
+    pub const NEAR_ENEMY_KING: usize = NEAR_OWN_KING + 13 * 15;
+    /// Squares a slider reaches, lance (0..=8), bishop and rook (0..=16), horse and
+    /// dragon (0..=20).
+    pub const MOBILITY_LANCE: usize = NEAR_ENEMY_KING + 13 * 15;
+    pub const MOBILITY_BISHOP: usize = MOBILITY_LANCE + 9;
+    pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 17;
+    pub const MOBILITY_HORSE: usize = MOBILITY_ROOK + 17;
+    pub const MOBILITY_DRAGON: usize = MOBILITY_HORSE + 21;
+    /// King danger, by danger units (see `king_danger`): a table, so the fit finds how
+    /// fast danger grows.
+    pub const KING_DANGER: usize = MOBILITY_DRAGON + 21;
+    /// Squares beside the king the enemy attacks, by number.
+    pub const KING_ZONE_ATTACKED: usize = KING_DANGER + super::MAX_DANGER + 1;
+    /// Each enemy piece in hand (kinds pawn to gold, at most two counted) facing the king.
+    pub const HAND_THREAT: usize = KING_ZONE_ATTACKED + 9;
+    /// The side to move.
+    pub const TEMPO: usize = HAND_THREAT + 7;
+    /// The number of weights.
+    pub const COUNT: usize = TEMPO + 1;
+}
+
+/// Weights counted per kind in hand (pawn to gold): further pieces share the last one.
+const HAND_CAP: [usize; 8] = [0, 8, 4, 4, 4, 2, 2, 4];
+/// Where each kind's hand weights start, after [`terms::HAND`].
+const HAND_START: [usize; 8] = [0, 0, 8, 12, 16, 20, 22, 24];
+/// The danger units counted at most.
+const MAX_DANGER: usize = 47;
+/// How far the game has moved from the opening: each piece in hand and each promoted
+/// piece brings the endgame weights in, up to [`MAX_PHASE`].
+const PHASE_IN_HAND: [i32; 8] = [0, 1, 2, 2, 2, 3, 3, 2];
+const PHASE_PROMOTED: i32 = 2;
+const MAX_PHASE: i32 = 24;
+
+/// Board values by kind for the static exchange evaluation and move ordering.
 const BOARD: [i32; KINDS] = [
     0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395,
 ];
-/// Hand values by kind (1..=7): more than on the board, because a drop goes anywhere.
-const HAND: [i32; 8] = [0, 105, 350, 445, 550, 950, 1100, 600];
 /// What a capture of each kind swings: the piece leaves the board and joins the hand of
 /// the capturer, whose board value the exchange then risks.
 const EXCHANGE: [i32; KINDS] = [
     0, 195, 665, 850, 1045, 1805, 2090, 1140, 30_000, 630, 980, 1080, 1040, 1800, 2485,
 ];
 
-/// Bonus per square of closeness (4 - distance, at least 0) to the own king, by kind.
-const GUARD: [i32; KINDS] = [0, 0, 0, 0, 8, 0, 0, 12, 0, 8, 8, 8, 8, 6, 0];
-/// Bonus per square of closeness to the enemy king, by kind.
-const ATTACK_BONUS: [i32; KINDS] = [0, 2, 4, 6, 10, 6, 6, 10, 0, 12, 12, 12, 12, 14, 16];
-/// Bonus per square a slider reaches, by kind.
-const MOBILITY: [i32; KINDS] = [0, 0, 2, 0, 0, 5, 4, 0, 0, 0, 0, 0, 0, 5, 4];
-/// How much of a threat each kind in the enemy hand is to the king.
-const HAND_THREAT: [i32; 8] = [0, 1, 2, 2, 3, 4, 5, 4];
-/// King safety: penalty grows with the square of the danger units, up to this.
-const KING_DANGER_MAX: i32 = 900;
-const TEMPO: i32 = 20;
-
 /// The shogi evaluator.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Eval;
 
-/// Distance by the king's move (Chebyshev).
+/// The index of a non-king kind among the 13 that have material and king-relative terms.
 #[inline(always)]
-fn distance(a: u8, b: u8) -> i32 {
-    let dr = i32::from(ROW[usize::from(a)]) - i32::from(ROW[usize::from(b)]);
-    let dc = i32::from(COL[usize::from(a)]) - i32::from(COL[usize::from(b)]);
-    dr.abs().max(dc.abs())
+fn slot(kind: u8) -> usize {
+    usize::from(if kind < KING { kind - 1 } else { kind - 2 })
 }
 
-/// 4 for a neighbour, down to 0 at distance 4 and beyond; next to nothing without a king.
+/// The piece-square cell of `sq` for `color`: relative row times five plus the file
+/// folded onto files 9..5.
 #[inline(always)]
-fn closeness(sq: u8, king: Option<u8>) -> i32 {
-    king.map_or(0, |k| (4 - distance(sq, k)).max(0))
+fn pst_cell(color: usize, sq: u8) -> usize {
+    let col = COL[usize::from(sq)];
+    usize::from(relative_row(color, sq)) * 5 + usize::from(col.min(8 - col))
 }
 
-impl Eval {
-    /// The score from sente's view.
-    fn sente_score(&self, pos: &Position) -> i32 {
-        let kings = [pos.king(0), pos.king(1)];
-        let mut score = [0i32; 2];
-        for color in 0..2 {
-            let own = kings[color];
-            let enemy = kings[color ^ 1];
-            let mut total = 0;
-            for kind in 1..KINDS as u8 {
-                let k = usize::from(kind);
-                for &sq in pos.list(color, kind) {
-                    total += BOARD[k]
-                        + GUARD[k] * closeness(sq, own)
-                        + ATTACK_BONUS[k] * closeness(sq, enemy);
-                    if MOBILITY[k] != 0 {
-                        total += MOBILITY[k] * slider_reach(pos, color, kind, sq);
-                    }
-                    if kind == PAWN {
-                        // Pawns that have advanced are closer to promoting.
-                        total += (6 - i32::from(relative_row(color, sq))).max(0) * 4;
-                    }
+/// The cell of `sq` in the 5x5 square around `king`, from `color`'s view: `None` outside.
+#[inline(always)]
+fn king_cell(color: usize, sq: u8, king: u8) -> Option<usize> {
+    let ahead = i32::from(relative_row(color, king)) - i32::from(relative_row(color, sq));
+    let aside = (i32::from(COL[usize::from(sq)]) - i32::from(COL[usize::from(king)])).abs();
+    (ahead.abs() <= 2 && aside <= 2).then(|| ((ahead + 2) * 3 + aside) as usize)
+}
+
+/// Walks every term of `pos` into `sink`; returns the middlegame share of the blend
+/// (0..=24).
+fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
+    use terms::*;
+    let kings = [pos.king(0), pos.king(1)];
+    let mut progress = 0;
+    for color in 0..2 {
+        let own = kings[color];
+        let enemy = kings[color ^ 1];
+        for kind in 1..KINDS as u8 {
+            let k = usize::from(kind);
+            for &sq in pos.list(color, kind) {
+                sink.add(color, PST + (k - 1) * 45 + pst_cell(color, sq), 1);
+                if kind == KING {
+                    continue;
                 }
-            }
-            for kind in PAWN..=GOLD {
-                let n = i32::from(pos.hands[color][usize::from(kind)]);
-                // Past the third pawn, more pawns in hand add less.
-                total += if kind == PAWN {
-                    HAND[1] * n.min(3) + HAND[1] / 2 * (n - 3).max(0)
-                } else {
-                    HAND[usize::from(kind)] * n
+                let s = slot(kind);
+                sink.add(color, MATERIAL + s, 1);
+                if kind >= PRO_PAWN {
+                    progress += PHASE_PROMOTED;
+                }
+                if let Some(cell) = own.and_then(|king| king_cell(color, sq, king)) {
+                    sink.add(color, NEAR_OWN_KING + s * 15 + cell, 1);
+                }
+                if let Some(cell) = enemy.and_then(|king| king_cell(color, sq, king)) {
+                    sink.add(color, NEAR_ENEMY_KING + s * 15 + cell, 1);
+                }
+                let mobility = match kind {
+                    LANCE => MOBILITY_LANCE,
+                    super::tables::BISHOP => MOBILITY_BISHOP,
+                    ROOK => MOBILITY_ROOK,
+                    HORSE => MOBILITY_HORSE,
+                    super::tables::DRAGON => MOBILITY_DRAGON,
+                    _ => continue,
                 };
+                sink.add(color, mobility + slider_reach(pos, color, kind, sq), 1);
             }
-            total -= king_danger(pos, color);
-            score[color] = total;
         }
-        score[0] - score[1]
+        for kind in 1..8u8 {
+            let k = usize::from(kind);
+            let n = usize::from(pos.hands[color][k]);
+            progress += PHASE_IN_HAND[k] * n as i32;
+            for i in 0..n {
+                sink.add(color, HAND + HAND_START[k] + i.min(HAND_CAP[k] - 1), 1);
+            }
+        }
+        king_danger(pos, color, sink);
     }
+    sink.add(pos.side, TEMPO, 1);
+    MAX_PHASE - progress.min(MAX_PHASE)
 }
 
 /// Squares a slider of `color` on `sq` reaches along its slides.
-fn slider_reach(pos: &Position, color: usize, kind: u8, sq: u8) -> i32 {
+fn slider_reach(pos: &Position, color: usize, kind: u8, sq: u8) -> usize {
     let mut count = 0;
     for &dir in SLIDES[usize::from(kind)] {
         let dir = oriented(color, dir);
@@ -119,22 +180,24 @@ fn slider_reach(pos: &Position, color: usize, kind: u8, sq: u8) -> i32 {
     count
 }
 
-/// How endangered `color`'s king is, as a penalty: enemy control of the squares around
-/// it, weighed against the golds and silvers beside it, plus the threat of the drops the
-/// enemy holds in hand, squared so that a few attackers cost little and many a lot.
-fn king_danger(pos: &Position, color: usize) -> i32 {
+/// How endangered `color`'s king is: enemy control of the squares around it, weighed
+/// against the golds and silvers beside it, plus the threat of the drops the enemy holds
+/// in hand, summed into danger units whose weight table the fit shapes.
+fn king_danger<S: Sink>(pos: &Position, color: usize, sink: &mut S) {
     let Some(king) = pos.king(color) else {
-        return 0;
+        return;
     };
     let them = color ^ 1;
     let mut units = 0;
+    let mut attacked = 0;
     for &step in STEPS[usize::from(KING)] {
         let sq = shift(king, step);
         let code = pos.board[usize::from(sq)];
-        if code == super::board::WALL {
+        if code == WALL {
             continue;
         }
         if pos.attacked(sq, them, 0, 0) {
+            attacked += 1;
             units += if pos.attacked(sq, color, king, 0) {
                 2
             } else {
@@ -152,11 +215,86 @@ fn king_danger(pos: &Position, color: usize) -> i32 {
         }
     }
     let hand = &pos.hands[them];
-    let threat: i32 = (PAWN..=GOLD)
-        .map(|k| HAND_THREAT[usize::from(k)] * i32::from(hand[usize::from(k)].min(2)))
-        .sum();
-    let units = (units + threat / 2).max(0);
-    (units * units * 3).min(KING_DANGER_MAX)
+    let mut threat = 0;
+    for kind in 1..8usize {
+        let n = i32::from(hand[kind].min(2));
+        if n > 0 {
+            sink.add(color, terms::HAND_THREAT + kind - 1, n);
+            threat += HAND_THREAT_UNITS[kind] * n;
+        }
+    }
+    sink.add(color, terms::KING_ZONE_ATTACKED + attacked, 1);
+    let units = (units + threat / 2).clamp(0, MAX_DANGER as i32);
+    sink.add(color, terms::KING_DANGER + units as usize, 1);
+}
+
+/// Danger units each kind in the enemy hand brings.
+const HAND_THREAT_UNITS: [i32; 8] = [0, 1, 2, 2, 3, 4, 5, 4];
+
+impl Eval {
+    /// The score from sente's view.
+    fn sente_score(&self, pos: &Position) -> i32 {
+        let mut total = Total::new(&WEIGHTS);
+        let phase = walk(pos, &mut total);
+        let Pair(mg, eg) = total.sum;
+        (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+    }
+}
+
+impl Tunable for Position {
+    const WEIGHTS: &'static [Pair] = &WEIGHTS;
+
+    fn sections() -> Vec<(&'static str, usize)> {
+        use terms::*;
+        let mut starts = vec![("material", MATERIAL), ("hand", HAND)];
+        const NAMES: [&str; 14] = [
+            "pst pawn",
+            "pst lance",
+            "pst knight",
+            "pst silver",
+            "pst bishop",
+            "pst rook",
+            "pst gold",
+            "pst king",
+            "pst tokin",
+            "pst promoted lance",
+            "pst promoted knight",
+            "pst promoted silver",
+            "pst horse",
+            "pst dragon",
+        ];
+        for (i, name) in NAMES.iter().enumerate() {
+            starts.push((name, PST + i * 45));
+        }
+        starts.extend([
+            ("near own king", NEAR_OWN_KING),
+            ("near enemy king", NEAR_ENEMY_KING),
+            ("mobility lance", MOBILITY_LANCE),
+            ("mobility bishop", MOBILITY_BISHOP),
+            ("mobility rook", MOBILITY_ROOK),
+            ("mobility horse", MOBILITY_HORSE),
+            ("mobility dragon", MOBILITY_DRAGON),
+            ("king danger", KING_DANGER),
+            ("king zone attacked", KING_ZONE_ATTACKED),
+            ("hand threat", HAND_THREAT),
+            ("tempo", TEMPO),
+        ]);
+        starts
+            .iter()
+            .enumerate()
+            .map(|(i, &(name, start))| {
+                let end = starts.get(i + 1).map_or(COUNT, |s| s.1);
+                (name, end - start)
+            })
+            .collect()
+    }
+
+    fn trace(&self) -> (Trace, f64, f64) {
+        let mut trace = Trace::new(terms::COUNT);
+        let phase = f64::from(walk(self, &mut trace));
+        let max = f64::from(MAX_PHASE);
+        (trace, phase / max, (max - phase) / max)
+    }
 }
 
 /// The least valuable piece of `side` attacking `to` on `board` (a copy of the position's
@@ -255,7 +393,7 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
 impl Evaluator<Position> for Eval {
     fn evaluate(&self, pos: &Position) -> Score {
         let sente = self.sente_score(pos);
-        TEMPO + if pos.side == 0 { sente } else { -sente }
+        if pos.side == 0 { sente } else { -sente }
     }
 
     /// Captures and promotions.
@@ -293,7 +431,7 @@ impl Evaluator<Position> for Eval {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tables::ROOK;
+    use super::super::tables::PAWN;
     use super::*;
     use crate::core::Game;
 
@@ -352,9 +490,10 @@ mod tests {
             let turned = mirrored(sfen);
             assert_eq!(eval(sfen), eval(&turned), "{sfen} / {turned}");
         }
+        // The start is symmetric: only the tempo is left.
         assert_eq!(
             eval("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
-            TEMPO
+            WEIGHTS[terms::TEMPO].0
         );
     }
 
@@ -370,6 +509,34 @@ mod tests {
         assert!(guarded < bare, "{guarded} {bare}");
         // Promoting is worth it.
         assert!(eval("4k4/4+P4/9/9/9/9/9/9/4K4 w - 1") < eval("4k4/9/4P4/9/9/9/9/9/4K4 w - 1"));
+    }
+
+    #[test]
+    fn the_trace_reproduces_the_score() {
+        // The tuner sees the evaluation only through the trace: blending the traced counts
+        // with the weights must give what play uses.
+        for sfen in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "ln1g3nl/1r1sg1k2/p1pppp1pp/6s2/1p5P1/2P6/PPSPPPP1P/2G3SR1/LN2KG1NL b Bbp 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 1",
+        ] {
+            let pos = Position::from_notation(sfen).unwrap();
+            let (trace, mg, eg) = pos.trace();
+            let Pair(a, b) = trace.total(&WEIGHTS);
+            let traced = f64::from(a) * mg + f64::from(b) * eg;
+            let played = f64::from(Eval.sente_score(&pos));
+            assert!((traced - played).abs() <= 1.0, "{traced} {played}: {sfen}");
+        }
+    }
+
+    #[test]
+    fn the_weights_file_is_what_the_tuner_writes() {
+        let current = crate::tune::as_floats(&WEIGHTS);
+        assert_eq!(
+            crate::tune::weights_source::<Position>(&current),
+            include_str!("weights.rs")
+        );
     }
 
     #[test]

@@ -37,6 +37,7 @@ mod mate;
 mod movegen;
 mod sfen;
 mod tables;
+mod weights;
 mod zobrist;
 
 pub use board::{Color, Move, Position, Square, Undo};

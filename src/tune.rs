@@ -10,21 +10,32 @@
 //! they are, and then held: it fixes the scale, so the pawn stays near 100 centipawns.
 //!
 //! Positions should be quiet (no capture or check pending), since a static evaluation
-//! cannot see an exchange in progress; `docs/tuning/chess_games.py` writes such positions
-//! from Stockfish self-play. One position in ten is held out to report the error on data
-//! the fit has not seen.
+//! cannot see an exchange in progress; `docs/tuning/chess_games.py` and
+//! `docs/tuning/shogi_games.py` write such positions from Stockfish and Fairy-Stockfish
+//! self-play. One position in ten is held out to report the error on data the fit has
+//! not seen.
+//!
+//! The tuner is written once over [`Tunable`]; a game takes part by making its evaluation
+//! linear (`core::linear`) and naming its groups of terms.
 
-use super::board::Position;
-use super::eval::{Pair, Trace, drawish_divisor, terms};
-use super::weights::WEIGHTS;
 use crate::core::Game;
+use crate::core::linear::{Pair, Trace};
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const MAX_PHASE: f64 = 24.0;
+/// A game whose evaluation `qiyi tune` can fit.
+pub trait Tunable: Game {
+    /// The weights the evaluation plays with, in the order of its terms.
+    const WEIGHTS: &'static [Pair];
+    /// The groups of terms, named, in order: the layout of the weights file.
+    fn sections() -> Vec<(&'static str, usize)>;
+    /// The position's term counts from the first player's view, and the middlegame and
+    /// endgame shares of the blend (with any scaling the evaluation applies on top).
+    fn trace(&self) -> (Trace, f64, f64);
+}
 
 /// The `qiyi tune` run: data file, epochs, and where to write the new weights.
 pub struct Tuning {
@@ -50,10 +61,10 @@ fn expected_result(centipawns: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-centipawns / 400.0))
 }
 
-/// Parses `<FEN> | <result> [| <score>]` into the position and its target.
-fn parse_line(line: &str, lambda: f64) -> Option<(Position, f64)> {
+/// Parses `<FEN or SFEN> | <result> [| <score>]` into the position and its target.
+fn parse_line<G: Game>(line: &str, lambda: f64) -> Option<(G, f64)> {
     let mut fields = line.split('|').map(str::trim);
-    let pos = Position::from_notation(fields.next()?).ok()?;
+    let pos = G::from_notation(fields.next()?).ok()?;
     let result: f64 = fields.next()?.parse().ok()?;
     if !(0.0..=1.0).contains(&result) {
         return None;
@@ -70,13 +81,14 @@ fn parse_line(line: &str, lambda: f64) -> Option<(Position, f64)> {
 
 /// A position reduced to what the fit needs.
 struct Sample {
-    /// The position's nonzero term counts: `(term, count)` from White's view.
+    /// The position's nonzero term counts: `(term, count)` from the first player's view.
     counts: Vec<(u16, i16)>,
-    /// Middlegame share of the blend, `phase / 24`, already divided by the drawish divisor.
+    /// Middlegame share of the blend, with any scaling already applied.
     mg: f64,
     /// Endgame share, likewise.
     eg: f64,
-    /// The target for White: the game's result, or its blend with a reference score.
+    /// The target for the first player: the game's result, or its blend with a reference
+    /// score.
     result: f64,
 }
 
@@ -105,20 +117,20 @@ fn mean_error(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> f64 {
 }
 
 /// Reads the data file's lines into samples.
-fn load(data: &PathBuf, lambda: f64) -> anyhow::Result<Vec<Sample>> {
+fn load<G: Tunable>(data: &PathBuf, lambda: f64) -> anyhow::Result<Vec<Sample>> {
     let text =
         std::fs::read_to_string(data).with_context(|| format!("reading {}", data.display()))?;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let samples: Vec<Sample> = lines
         .par_iter()
         .filter_map(|line| {
-            let (pos, target) = parse_line(line, lambda)?;
+            let (pos, target) = parse_line::<G>(line, lambda)?;
             Some(sample(&pos, target))
         })
         .collect();
     if samples.len() < lines.len() {
         log::warn!(
-            "{} of {} lines were not '<FEN> | <result> [| <score>]'",
+            "{} of {} lines were not '<position> | <result> [| <score>]'",
             lines.len() - samples.len(),
             lines.len()
         );
@@ -129,29 +141,19 @@ fn load(data: &PathBuf, lambda: f64) -> anyhow::Result<Vec<Sample>> {
     Ok(samples)
 }
 
-fn sample(pos: &Position, result: f64) -> Sample {
-    let mut trace = Trace(vec![0; terms::COUNT]);
-    let phase = super::eval::terms(pos, &mut trace);
-    let counts: Vec<(u16, i16)> = trace
+fn sample<G: Tunable>(pos: &G, result: f64) -> Sample {
+    let (trace, mg, eg) = pos.trace();
+    let counts = trace
         .0
         .iter()
         .enumerate()
         .filter(|&(_, &c)| c != 0)
         .map(|(t, &c)| (t as u16, c as i16))
         .collect();
-    // The drawish scaling depends on who is ahead; take it from the current weights.
-    let (mut mg, mut eg) = (0, 0);
-    for &(t, c) in &counts {
-        mg += WEIGHTS[usize::from(t)].0 * i32::from(c);
-        eg += WEIGHTS[usize::from(t)].1 * i32::from(c);
-    }
-    let blended = (mg * phase + eg * (24 - phase)) / 24;
-    let divisor = f64::from(drawish_divisor(pos, blended));
-    let phase = f64::from(phase);
     Sample {
         counts,
-        mg: phase / MAX_PHASE / divisor,
-        eg: (MAX_PHASE - phase) / MAX_PHASE / divisor,
+        mg,
+        eg,
         result,
     }
 }
@@ -208,9 +210,9 @@ fn gradient(samples: &[Sample], weights: &[[f64; 2]], k: f64) -> Vec<[f64; 2]> {
 }
 
 impl Tuning {
-    pub fn run(&self) -> anyhow::Result<()> {
+    pub fn run<G: Tunable>(&self) -> anyhow::Result<()> {
         let start = Instant::now();
-        let mut samples = load(&self.data, self.lambda)?;
+        let mut samples = load::<G>(&self.data, self.lambda)?;
         // Hold out every tenth block of 500 lines: a game's positions lie together in the
         // file, so the held-out positions come mostly from games the fit has not seen.
         let mut held_out = Vec::new();
@@ -233,10 +235,7 @@ impl Tuning {
             held_out.len(),
             start.elapsed().as_secs_f64()
         );
-        let mut weights: Vec<[f64; 2]> = WEIGHTS
-            .iter()
-            .map(|p| [f64::from(p.0), f64::from(p.1)])
-            .collect();
+        let mut weights = as_floats(G::WEIGHTS);
         let prior = weights.clone();
         let k = fit_k(&samples, &weights);
         eprintln!(
@@ -269,7 +268,7 @@ impl Tuning {
                 );
             }
         }
-        let source = weights_source(&weights);
+        let source = weights_source::<G>(&weights);
         match &self.out {
             Some(path) => std::fs::write(path, source)
                 .with_context(|| format!("writing {}", path.display()))?,
@@ -279,59 +278,22 @@ impl Tuning {
     }
 }
 
-/// The groups of terms, named, in order: the layout of the weights file.
-fn sections() -> Vec<(&'static str, usize)> {
-    use terms::*;
-    let starts = [
-        ("material", MATERIAL),
-        ("pst pawn", PST),
-        ("pst knight", PST + 32),
-        ("pst bishop", PST + 64),
-        ("pst rook", PST + 96),
-        ("pst queen", PST + 128),
-        ("pst king", PST + 160),
-        ("mobility knight", MOBILITY_KNIGHT),
-        ("mobility bishop", MOBILITY_BISHOP),
-        ("mobility rook", MOBILITY_ROOK),
-        ("mobility queen", MOBILITY_QUEEN),
-        ("passed", PASSED),
-        ("passed own king", PASSED_OWN_KING),
-        ("passed enemy king", PASSED_ENEMY_KING),
-        ("passed blocked", PASSED_BLOCKED),
-        ("pawn supported", PAWN_SUPPORTED),
-        ("pawn phalanx", PAWN_PHALANX),
-        ("doubled", DOUBLED),
-        ("isolated", ISOLATED),
-        ("rook open", ROOK_OPEN),
-        ("rook half open", ROOK_HALF_OPEN),
-        ("bishop pair", BISHOP_PAIR),
-        ("threat by pawn", THREAT_BY_PAWN),
-        ("threat by minor", THREAT_BY_MINOR),
-        ("threat by rook", THREAT_BY_ROOK),
-        ("shelter", SHELTER),
-        ("king open file", KING_OPEN_FILE),
-        ("king exposed", KING_EXPOSED),
-        ("king attack", KING_ATTACK),
-        ("tempo", TEMPO),
-    ];
-    starts
+pub(crate) fn as_floats(weights: &[Pair]) -> Vec<[f64; 2]> {
+    weights
         .iter()
-        .enumerate()
-        .map(|(i, &(name, start))| {
-            let end = starts.get(i + 1).map_or(COUNT, |s| s.1);
-            (name, end - start)
-        })
+        .map(|p| [f64::from(p.0), f64::from(p.1)])
         .collect()
 }
 
 /// The weights as the Rust source of `weights.rs`.
-fn weights_source(weights: &[[f64; 2]]) -> String {
+pub fn weights_source<G: Tunable>(weights: &[[f64; 2]]) -> String {
     let mut out = String::from(
         "//! The evaluation weights (middlegame, endgame), in the order of `eval::terms`.\n\
          //!\n\
          //! Written by `qiyi tune` (docs/tuning.md) from the results of real games; change them by\n\
          //! tuning again, not by hand.\n\n\
-         use super::eval::{Pair, terms};\n\n\
+         use super::eval::terms;\n\
+         use crate::core::linear::Pair;\n\n\
          #[rustfmt::skip]\n\
          pub(super) const WEIGHTS: [Pair; terms::COUNT] = [\n",
     );
@@ -340,7 +302,7 @@ fn weights_source(weights: &[[f64; 2]]) -> String {
         .map(|w| Pair(w[0].round() as i32, w[1].round() as i32))
         .collect();
     let mut at = 0;
-    for (name, len) in sections() {
+    for (name, len) in G::sections() {
         writeln!(out, "    // {name}").unwrap();
         for row in rounded[at..at + len].chunks(8) {
             let cells: Vec<String> = row
@@ -358,17 +320,7 @@ fn weights_source(weights: &[[f64; 2]]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_weights_file_is_what_the_tuner_writes() {
-        // Writing the current weights back must reproduce weights.rs byte for byte, so a
-        // tuning run's output drops in unchanged and the section names match the layout.
-        let current: Vec<[f64; 2]> = WEIGHTS
-            .iter()
-            .map(|p| [f64::from(p.0), f64::from(p.1)])
-            .collect();
-        assert_eq!(weights_source(&current), include_str!("weights.rs"));
-    }
+    use crate::games::chess::Position;
 
     #[test]
     fn descent_moves_the_weights_towards_the_results() {
@@ -376,14 +328,13 @@ mod tests {
         // rise under tuning.
         let pos = Position::from_notation("4k3/pppp4/8/8/8/8/PPPP4/1N2K3 w - - 0 1").unwrap();
         let samples = vec![sample(&pos, 1.0)];
-        let mut weights: Vec<[f64; 2]> = WEIGHTS
-            .iter()
-            .map(|p| [f64::from(p.0), f64::from(p.1)])
-            .collect();
+        let mut weights = as_floats(Position::WEIGHTS);
         let k = 0.004;
         let before = mean_error(&samples, &weights, k);
         let grad = gradient(&samples, &weights, k);
-        let knight = terms::MATERIAL + 1;
+        let sections = Position::sections();
+        assert_eq!(sections[0].0, "material");
+        let knight = 1;
         assert!(grad[knight][0] < 0.0 && grad[knight][1] < 0.0);
         for (w, g) in weights.iter_mut().zip(&grad) {
             w[0] -= 1e3 * g[0] / k;
@@ -395,11 +346,12 @@ mod tests {
     #[test]
     fn lines_parse_with_and_without_a_score() {
         let fen = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
-        let (_, target) = parse_line(&format!("{fen} | 1"), 0.5).unwrap();
+        let parse = |line: &str, lambda| parse_line::<Position>(line, lambda);
+        let (_, target) = parse(&format!("{fen} | 1"), 0.5).unwrap();
         assert_eq!(target, 1.0);
-        let (_, target) = parse_line(&format!("{fen} | 1 | 0"), 0.5).unwrap();
+        let (_, target) = parse(&format!("{fen} | 1 | 0"), 0.5).unwrap();
         assert!((target - 0.75).abs() < 1e-12);
-        let (_, target) = parse_line(&format!("{fen} | 0 | -400"), 0.0).unwrap();
+        let (_, target) = parse(&format!("{fen} | 0 | -400"), 0.0).unwrap();
         assert!((target - 1.0 / 11.0).abs() < 1e-12);
         for bad in [
             fen.to_string(),
@@ -408,7 +360,7 @@ mod tests {
             format!("{fen} | 1 | 0 | 0"),
             "8/8/8 w - - 0 1 | 1".to_string(),
         ] {
-            assert!(parse_line(&bad, 0.5).is_none(), "{bad}");
+            assert!(parse(&bad, 0.5).is_none(), "{bad}");
         }
     }
 }

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Plays fast Fairy-Stockfish shogi self-play games and writes their quiet positions,
+labelled with the game's result and Fairy-Stockfish's score, for `qiyi tune --game shogi`.
+
+The shogi counterpart of `chess_games.py`, for the same reasons: the labels are only as good
+as the play that made them, and a few thousand nodes a move of Fairy-Stockfish already
+play far better than the evaluation being tuned; random plies after the book opening make
+unbalanced positions (which teach the piece values) and keep the games apart.
+
+A position is written when the side to move is not in check and the chosen move is
+neither a capture nor a promotion (a quiet position, which a static evaluation can judge
+at all), from ply 12 on. cshogi referees: checkmate, repetition (any repetition ends the
+game here: as data it is a draw or, with perpetual check, a loss), the entering-king
+declaration.
+
+Output lines: `<SFEN> | <result> | <score>`: the result from sente's view (1, 0.5 or 0)
+and the score in centipawns from sente's view.
+
+Usage: python3 docs/tuning/shogi_games.py --games 3000 --workers 2 --out shogi_games.txt
+"""
+import argparse
+import multiprocessing
+import random
+import subprocess
+import sys
+
+import cshogi
+
+OPENINGS = "../shared/data/shogi_openings.sfen"
+MATE = 100000
+
+
+class Engine:
+    def __init__(self, path):
+        self.proc = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.send("usi")
+        self.wait("usiok")
+        self.send("setoption name UCI_Variant value shogi")
+        self.send("setoption name Threads value 1")
+        self.send("setoption name USI_Hash value 16")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+
+    def wait(self, token):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            if line.startswith(token):
+                return line
+
+    def new_game(self):
+        self.send("usinewgame")
+        self.send("isready")
+        self.wait("readyok")
+
+    def best(self, sfen, nodes):
+        """Best move and score (centipawns for the side to move, mates as +-MATE)."""
+        self.send(f"position sfen {sfen}")
+        self.send(f"go nodes {nodes}")
+        score = 0
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            words = line.split()
+            if words and words[0] == "info" and "score" in words:
+                i = words.index("score")
+                if words[i + 1] == "cp":
+                    score = int(words[i + 2])
+                elif words[i + 1] == "mate":
+                    score = MATE if not words[i + 2].startswith("-") else -MATE
+            if words and words[0] == "bestmove":
+                return words[1], score
+
+
+def opening(line):
+    """A board from an openings-file line: SFEN, `startpos`, or either with `moves`."""
+    board = cshogi.Board()
+    words = line.split()
+    if words[0] == "startpos":
+        rest = words[1:]
+    elif words[0] == "sfen":
+        board.set_sfen(" ".join(words[1:5]))
+        rest = words[5:]
+    else:
+        board.set_sfen(" ".join(words[:4]))
+        rest = words[4:]
+    if rest and rest[0] == "moves":
+        for usi in rest[1:]:
+            board.push_usi(usi)
+    return board
+
+
+def play(engine, openings, rng, nodes):
+    """One game; returns (quiet positions with scores, result from sente's view)."""
+    board = opening(rng.choice(openings))
+    for _ in range(rng.randint(4, 12)):
+        moves = list(board.legal_moves)
+        if not moves:
+            return [], None
+        board.push(rng.choice(moves))
+    engine.new_game()
+    quiet = []
+    winning = 0
+    for ply in range(400):
+        sente = board.turn == cshogi.BLACK
+        if board.is_game_over():
+            return quiet, 0.0 if sente else 1.0
+        repetition = board.is_draw()
+        if repetition == cshogi.REPETITION_DRAW:
+            return quiet, 0.5
+        if repetition in (cshogi.REPETITION_WIN, cshogi.REPETITION_SUPERIOR):
+            return quiet, 1.0 if sente else 0.0
+        if repetition in (cshogi.REPETITION_LOSE, cshogi.REPETITION_INFERIOR):
+            return quiet, 0.0 if sente else 1.0
+        usi, score = engine.best(board.sfen(), nodes)
+        if usi == "win":
+            return quiet, 1.0 if sente else 0.0
+        if usi == "resign":
+            return quiet, 0.0 if sente else 1.0
+        move = board.move_from_usi(usi)
+        if not board.is_legal(move):
+            return [], None
+        sente_score = score if sente else -score
+        if (
+            ply >= 12
+            and not board.is_check()
+            and cshogi.move_cap(move) == 0
+            and not cshogi.move_is_promotion(move)
+            and abs(score) < MATE
+        ):
+            quiet.append((board.sfen(), sente_score))
+        # Adjudicate clear wins to spend the time on undecided games.
+        if abs(sente_score) < 2000:
+            winning = 0
+        elif winning * sente_score > 0:
+            winning += 1 if sente_score > 0 else -1
+        else:
+            winning = 1 if sente_score > 0 else -1
+        if abs(winning) >= 6:
+            return quiet, 1.0 if winning > 0 else 0.0
+        board.push(move)
+    return quiet, 0.5
+
+
+def worker(args):
+    seed, games, path, out = args
+    rng = random.Random(seed)
+    openings = [line.strip() for line in open(OPENINGS) if line.strip()]
+    engine = Engine(path)
+    written = 0
+    with open(out, "w") as f:
+        for n in range(games):
+            positions, result = play(engine, openings, rng, rng.randint(3000, 8000))
+            if result is None:
+                continue
+            for sfen, score in positions:
+                f.write(f"{sfen} | {result} | {score}\n")
+            written += len(positions)
+            f.flush()
+            if n % 20 == 19:
+                print(f"worker {seed}: {n + 1} games, {written} positions", file=sys.stderr)
+    engine.send("quit")
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=3000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    jobs = [
+        (a.seed * 1000 + w, a.games // a.workers, a.engine, f"{a.out}.{w}")
+        for w in range(a.workers)
+    ]
+    with multiprocessing.Pool(a.workers) as pool:
+        total = sum(pool.map(worker, jobs))
+    with open(a.out, "w") as out:
+        for _, _, _, part in jobs:
+            out.write(open(part).read())
+    print(f"{total} positions", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
