@@ -396,10 +396,10 @@ impl Evaluator<Position> for Eval {
         if pos.side == 0 { sente } else { -sente }
     }
 
-    /// Captures and promotions.
+    /// Captures and promotions, generated directly: quiescence is most of the nodes, and
+    /// drops, the bulk of the legal moves, are never noisy.
     fn noisy_moves(&self, pos: &Position, moves: &mut MoveList<Move>) {
-        pos.generate_legal(moves);
-        moves.retain(|&mv| pos.is_noisy(mv));
+        pos.generate_noisy(moves);
     }
 
     fn good_capture(&self, pos: &Position, mv: Move) -> bool {
