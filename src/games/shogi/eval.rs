@@ -13,8 +13,9 @@
 
 use super::board::{EMPTY, Move, Position, WALL, is_color, piece};
 use super::tables::{
-    ATTACK, COL, DIRECTION, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, PRO_PAWN, PRO_SILVER, ROOK,
-    SILVER, SLIDERS, SLIDES, STEPS, attack_index, bit, diff, oriented, relative_row, shift,
+    ATTACK, BISHOP, COL, DIRECTION, DRAGON, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, PRO_PAWN,
+    PRO_SILVER, ROOK, SILVER, SLIDERS, SLIDES, STEPS, attack_index, bit, diff, oriented,
+    relative_row, shift,
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
@@ -48,12 +49,16 @@ pub(super) mod terms {
     /// King danger, by danger units (see `king_danger`): a table, so the fit finds how
     /// fast danger grows.
     pub const KING_DANGER: usize = MOBILITY_DRAGON + 21;
-    /// Squares beside the king the enemy attacks, by number.
-    pub const KING_ZONE_ATTACKED: usize = KING_DANGER + super::MAX_DANGER + 1;
+    /// Each square beside the king, by its enemy attackers (0..=3, more counted as 3)
+    /// times four plus its defenders (likewise).
+    pub const KING_ZONE: usize = KING_DANGER + super::MAX_DANGER + 1;
     /// Each enemy piece in hand (kinds pawn to gold, at most two counted) facing the king.
-    pub const HAND_THREAT: usize = KING_ZONE_ATTACKED + 9;
+    pub const HAND_THREAT: usize = KING_ZONE + 16;
+    /// Attacked and undefended pieces by kind without the king: 13 for the side to move,
+    /// 13 for the other.
+    pub const HANGING: usize = HAND_THREAT + 7;
     /// The side to move.
-    pub const TEMPO: usize = HAND_THREAT + 7;
+    pub const TEMPO: usize = HANGING + 26;
     /// The number of weights.
     pub const COUNT: usize = TEMPO + 1;
 }
@@ -106,11 +111,15 @@ fn king_cell(color: usize, sq: u8, king: u8) -> Option<usize> {
     (ahead.abs() <= 2 && aside <= 2).then(|| ((ahead + 2) * 3 + aside) as usize)
 }
 
+/// How many pieces of each side, kings left out, attack each square of the mailbox.
+type AttackMap = [[u8; 256]; 2];
+
 /// Walks every term of `pos` into `sink`; returns the middlegame share of the blend
 /// (0..=24).
 fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
     use terms::*;
     let kings = [pos.king(0), pos.king(1)];
+    let mut attacks: AttackMap = [[0; 256]; 2];
     let mut progress = 0;
     for color in 0..2 {
         let own = kings[color];
@@ -133,15 +142,16 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                 if let Some(cell) = enemy.and_then(|king| king_cell(color, sq, king)) {
                     sink.add(color, NEAR_ENEMY_KING + s * 15 + cell, 1);
                 }
+                let reach = mark_attacks(pos, color, kind, sq, &mut attacks[color]);
                 let mobility = match kind {
                     LANCE => MOBILITY_LANCE,
-                    super::tables::BISHOP => MOBILITY_BISHOP,
+                    BISHOP => MOBILITY_BISHOP,
                     ROOK => MOBILITY_ROOK,
                     HORSE => MOBILITY_HORSE,
-                    super::tables::DRAGON => MOBILITY_DRAGON,
+                    DRAGON => MOBILITY_DRAGON,
                     _ => continue,
                 };
-                sink.add(color, mobility + slider_reach(pos, color, kind, sq), 1);
+                sink.add(color, mobility + reach, 1);
             }
         }
         for kind in 1..8u8 {
@@ -152,66 +162,72 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                 sink.add(color, HAND + HAND_START[k] + i.min(HAND_CAP[k] - 1), 1);
             }
         }
-        king_danger(pos, color, sink);
+    }
+    for color in 0..2 {
+        king_danger(pos, color, &attacks, sink);
+        hanging(pos, color, &attacks, sink);
     }
     sink.add(pos.side, TEMPO, 1);
     MAX_PHASE - progress.min(MAX_PHASE)
 }
 
-/// Squares a slider of `color` on `sq` reaches along its slides.
-fn slider_reach(pos: &Position, color: usize, kind: u8, sq: u8) -> usize {
-    let mut count = 0;
+/// Marks the squares a piece of `color` on `sq` attacks in `map`; returns how many
+/// squares its slides reach (empty or enemy-held), its mobility.
+#[inline(always)]
+fn mark_attacks(pos: &Position, color: usize, kind: u8, sq: u8, map: &mut [u8; 256]) -> usize {
+    for &step in STEPS[usize::from(kind)] {
+        let to = shift(sq, oriented(color, step));
+        map[usize::from(to)] += 1;
+    }
+    let mut reach = 0;
     for &dir in SLIDES[usize::from(kind)] {
         let dir = oriented(color, dir);
         let mut to = shift(sq, dir);
         loop {
             let code = pos.board[usize::from(to)];
-            if code == EMPTY {
-                count += 1;
-            } else {
-                if is_color(code, color ^ 1) {
-                    count += 1;
-                }
+            if code == WALL {
                 break;
             }
+            map[usize::from(to)] += 1;
+            if code != EMPTY {
+                reach += usize::from(is_color(code, color ^ 1));
+                break;
+            }
+            reach += 1;
             to = shift(to, dir);
         }
     }
-    count
+    reach
 }
 
-/// How endangered `color`'s king is: enemy control of the squares around it, weighed
-/// against the golds and silvers beside it, plus the threat of the drops the enemy holds
-/// in hand, summed into danger units whose weight table the fit shapes.
-fn king_danger<S: Sink>(pos: &Position, color: usize, sink: &mut S) {
+/// How endangered `color`'s king is: enemy control of the squares around it against its
+/// own, the golds and silvers beside it, and the drops the enemy holds in hand, summed
+/// into danger units whose weight table the fit shapes; and each neighbouring square by
+/// how many attackers and defenders it has.
+fn king_danger<S: Sink>(pos: &Position, color: usize, attacks: &AttackMap, sink: &mut S) {
     let Some(king) = pos.king(color) else {
         return;
     };
     let them = color ^ 1;
     let mut units = 0;
-    let mut attacked = 0;
     for &step in STEPS[usize::from(KING)] {
         let sq = shift(king, step);
         let code = pos.board[usize::from(sq)];
         if code == WALL {
             continue;
         }
-        if pos.attacked(sq, them, 0, 0) {
-            attacked += 1;
-            units += if pos.attacked(sq, color, king, 0) {
-                2
-            } else {
-                3
-            };
+        let attackers = attacks[them][usize::from(sq)];
+        let defenders = attacks[color][usize::from(sq)];
+        let cell = usize::from(attackers.min(3)) * 4 + usize::from(defenders.min(3));
+        sink.add(color, terms::KING_ZONE + cell, 1);
+        if attackers > 0 {
+            units += if defenders > 0 { 2 } else { 3 };
         } else if code == EMPTY {
             // A hole the enemy may drop into.
             units += 1;
         }
-        if is_color(code, color) {
-            let kind = code & 15;
-            if matches!(kind, GOLD | SILVER | PRO_PAWN..=PRO_SILVER) {
-                units -= 2;
-            }
+        if is_color(code, color) && matches!(code & 15, GOLD | SILVER | PRO_PAWN..=PRO_SILVER) {
+            units -= 2;
         }
     }
     let hand = &pos.hands[them];
@@ -223,9 +239,25 @@ fn king_danger<S: Sink>(pos: &Position, color: usize, sink: &mut S) {
             threat += HAND_THREAT_UNITS[kind] * n;
         }
     }
-    sink.add(color, terms::KING_ZONE_ATTACKED + attacked, 1);
     let units = (units + threat / 2).clamp(0, MAX_DANGER as i32);
     sink.add(color, terms::KING_DANGER + units as usize, 1);
+}
+
+/// `color`'s pieces the enemy attacks and nothing defends, by kind, apart for the side
+/// to move (which may still save one) and the other (which likely loses one).
+fn hanging<S: Sink>(pos: &Position, color: usize, attacks: &AttackMap, sink: &mut S) {
+    let base = terms::HANGING + if pos.side == color { 0 } else { 13 };
+    for kind in 1..KINDS as u8 {
+        if kind == KING {
+            continue;
+        }
+        for &sq in pos.list(color, kind) {
+            let sq = usize::from(sq);
+            if attacks[color ^ 1][sq] > 0 && attacks[color][sq] == 0 {
+                sink.add(color, base + slot(kind), 1);
+            }
+        }
+    }
 }
 
 /// Danger units each kind in the enemy hand brings.
@@ -275,8 +307,9 @@ impl Tunable for Position {
             ("mobility horse", MOBILITY_HORSE),
             ("mobility dragon", MOBILITY_DRAGON),
             ("king danger", KING_DANGER),
-            ("king zone attacked", KING_ZONE_ATTACKED),
+            ("king zone", KING_ZONE),
             ("hand threat", HAND_THREAT),
+            ("hanging", HANGING),
             ("tempo", TEMPO),
         ]);
         starts

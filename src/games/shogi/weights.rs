@@ -192,11 +192,16 @@ pub(super) const WEIGHTS: [Pair; terms::COUNT] = [
     Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900),
     Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900),
     Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900), Pair(-900, -900),
-    // king zone attacked
+    // king zone
     Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
-    Pair(0, 0),
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
     // hand threat
     Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    // hanging
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    Pair(0, 0), Pair(0, 0),
     // tempo
     Pair(20, 20),
 ];
