@@ -13,9 +13,9 @@
 
 use super::board::{EMPTY, Move, Position, WALL, is_color, piece};
 use super::tables::{
-    ATTACK, BISHOP, COL, DIRECTION, DRAGON, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, PRO_PAWN,
-    PRO_SILVER, ROOK, SILVER, SLIDERS, SLIDES, STEPS, attack_index, bit, diff, oriented,
-    relative_row, shift,
+    ATTACK, BISHOP, COL, DIRECTION, DRAGON, E, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, N, NE, NW,
+    PRO_PAWN, PRO_SILVER, ROOK, S, SE, SILVER, SLIDERS, SLIDES, STEPS, SW, W, attack_index, bit,
+    diff, oriented, relative_row, shift,
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
@@ -57,8 +57,13 @@ pub(super) mod terms {
     /// Attacked and undefended pieces by kind without the king: 13 for the side to move,
     /// 13 for the other.
     pub const HANGING: usize = HAND_THREAT + 7;
+    /// Pieces attacked by a less valuable enemy piece, by kind, likewise.
+    pub const THREATENED: usize = HANGING + 26;
+    /// Short-range drop checks the enemy hand has on undefended squares by the king, by
+    /// number (0..=7, more counted as 7).
+    pub const SAFE_DROP_CHECKS: usize = THREATENED + 26;
     /// The side to move.
-    pub const TEMPO: usize = HANGING + 26;
+    pub const TEMPO: usize = SAFE_DROP_CHECKS + 8;
     /// The number of weights.
     pub const COUNT: usize = TEMPO + 1;
 }
@@ -111,15 +116,23 @@ fn king_cell(color: usize, sq: u8, king: u8) -> Option<usize> {
     (ahead.abs() <= 2 && aside <= 2).then(|| ((ahead + 2) * 3 + aside) as usize)
 }
 
-/// How many pieces of each side, kings left out, attack each square of the mailbox.
-type AttackMap = [[u8; 256]; 2];
+/// What each side's pieces (kings left out) attack, square by square of the mailbox.
+struct Attacks {
+    /// How many pieces attack the square.
+    count: [[u8; 256]; 2],
+    /// The board value of the least valuable of them (`u16::MAX` for none).
+    least: [[u16; 256]; 2],
+}
 
 /// Walks every term of `pos` into `sink`; returns the middlegame share of the blend
 /// (0..=24).
 fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
     use terms::*;
     let kings = [pos.king(0), pos.king(1)];
-    let mut attacks: AttackMap = [[0; 256]; 2];
+    let mut attacks = Attacks {
+        count: [[0; 256]; 2],
+        least: [[u16::MAX; 256]; 2],
+    };
     let mut progress = 0;
     for color in 0..2 {
         let own = kings[color];
@@ -142,7 +155,7 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                 if let Some(cell) = enemy.and_then(|king| king_cell(color, sq, king)) {
                     sink.add(color, NEAR_ENEMY_KING + s * 15 + cell, 1);
                 }
-                let reach = mark_attacks(pos, color, kind, sq, &mut attacks[color]);
+                let reach = mark_attacks(pos, color, kind, sq, &mut attacks);
                 let mobility = match kind {
                     LANCE => MOBILITY_LANCE,
                     BISHOP => MOBILITY_BISHOP,
@@ -165,19 +178,25 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
     }
     for color in 0..2 {
         king_danger(pos, color, &attacks, sink);
-        hanging(pos, color, &attacks, sink);
+        threats(pos, color, &attacks, sink);
     }
     sink.add(pos.side, TEMPO, 1);
     MAX_PHASE - progress.min(MAX_PHASE)
 }
 
-/// Marks the squares a piece of `color` on `sq` attacks in `map`; returns how many
-/// squares its slides reach (empty or enemy-held), its mobility.
+/// Marks the squares a piece of `color` on `sq` attacks; returns how many squares its
+/// slides reach (empty or enemy-held), its mobility.
 #[inline(always)]
-fn mark_attacks(pos: &Position, color: usize, kind: u8, sq: u8, map: &mut [u8; 256]) -> usize {
+fn mark_attacks(pos: &Position, color: usize, kind: u8, sq: u8, attacks: &mut Attacks) -> usize {
+    let value = BOARD[usize::from(kind)] as u16;
+    let (count, least) = (&mut attacks.count[color], &mut attacks.least[color]);
+    let mut mark = |to: u8| {
+        let to = usize::from(to);
+        count[to] += 1;
+        least[to] = least[to].min(value);
+    };
     for &step in STEPS[usize::from(kind)] {
-        let to = shift(sq, oriented(color, step));
-        map[usize::from(to)] += 1;
+        mark(shift(sq, oriented(color, step)));
     }
     let mut reach = 0;
     for &dir in SLIDES[usize::from(kind)] {
@@ -188,7 +207,7 @@ fn mark_attacks(pos: &Position, color: usize, kind: u8, sq: u8, map: &mut [u8; 2
             if code == WALL {
                 break;
             }
-            map[usize::from(to)] += 1;
+            mark(to);
             if code != EMPTY {
                 reach += usize::from(is_color(code, color ^ 1));
                 break;
@@ -204,7 +223,7 @@ fn mark_attacks(pos: &Position, color: usize, kind: u8, sq: u8, map: &mut [u8; 2
 /// own, the golds and silvers beside it, and the drops the enemy holds in hand, summed
 /// into danger units whose weight table the fit shapes; and each neighbouring square by
 /// how many attackers and defenders it has.
-fn king_danger<S: Sink>(pos: &Position, color: usize, attacks: &AttackMap, sink: &mut S) {
+fn king_danger<S: Sink>(pos: &Position, color: usize, attacks: &Attacks, sink: &mut S) {
     let Some(king) = pos.king(color) else {
         return;
     };
@@ -216,8 +235,8 @@ fn king_danger<S: Sink>(pos: &Position, color: usize, attacks: &AttackMap, sink:
         if code == WALL {
             continue;
         }
-        let attackers = attacks[them][usize::from(sq)];
-        let defenders = attacks[color][usize::from(sq)];
+        let attackers = attacks.count[them][usize::from(sq)];
+        let defenders = attacks.count[color][usize::from(sq)];
         let cell = usize::from(attackers.min(3)) * 4 + usize::from(defenders.min(3));
         sink.add(color, terms::KING_ZONE + cell, 1);
         if attackers > 0 {
@@ -241,20 +260,76 @@ fn king_danger<S: Sink>(pos: &Position, color: usize, attacks: &AttackMap, sink:
     }
     let units = (units + threat / 2).clamp(0, MAX_DANGER as i32);
     sink.add(color, terms::KING_DANGER + units as usize, 1);
+    let checks = safe_drop_checks(pos, color, king, attacks);
+    sink.add(color, terms::SAFE_DROP_CHECKS + checks.min(7), 1);
 }
 
-/// `color`'s pieces the enemy attacks and nothing defends, by kind, apart for the side
-/// to move (which may still save one) and the other (which likely loses one).
-fn hanging<S: Sink>(pos: &Position, color: usize, attacks: &AttackMap, sink: &mut S) {
-    let base = terms::HANGING + if pos.side == color { 0 } else { 13 };
+/// Empty squares near `color`'s king, defended by none of its pieces, where a piece the
+/// enemy holds in hand would give check if dropped: the short-range drops (knight to
+/// rook), which mate far more often than a check from a distance. Pawns are left out, as
+/// a pawn drop may not mate.
+fn safe_drop_checks(pos: &Position, color: usize, king: u8, attacks: &Attacks) -> usize {
+    let them = color ^ 1;
+    let hand = &pos.hands[them];
+    let mut kinds = 0u16;
+    for kind in [KNIGHT, SILVER, GOLD, BISHOP, ROOK] {
+        if hand[usize::from(kind)] > 0 {
+            kinds |= bit(kind);
+        }
+    }
+    if kinds == 0 {
+        return 0;
+    }
+    let mut checks = 0;
+    for &step in DROP_CHECK_STEPS {
+        let sq = shift(king, step);
+        if pos.board[usize::from(sq)] == EMPTY
+            && attacks.count[color][usize::from(sq)] == 0
+            && ATTACK[attack_index(them, sq, king)] & kinds != 0
+        {
+            checks += 1;
+        }
+    }
+    checks
+}
+
+/// The squares around a king (neighbours and knight's-jump squares either way) from
+/// which a dropped piece can check it at short range.
+const DROP_CHECK_STEPS: &[i8] = &[
+    N,
+    S,
+    W,
+    E,
+    NW,
+    NE,
+    SW,
+    SE,
+    2 * N + W,
+    2 * N + E,
+    2 * S + W,
+    2 * S + E,
+];
+
+/// `color`'s pieces under threat, by kind, apart for the side to move (which may still
+/// save one) and the other (which likely loses one): attacked and undefended (hanging),
+/// and attacked by a less valuable enemy piece.
+fn threats<S: Sink>(pos: &Position, color: usize, attacks: &Attacks, sink: &mut S) {
+    let to_move = if pos.side == color { 0 } else { 13 };
     for kind in 1..KINDS as u8 {
         if kind == KING {
             continue;
         }
+        let value = BOARD[usize::from(kind)] as u16;
         for &sq in pos.list(color, kind) {
             let sq = usize::from(sq);
-            if attacks[color ^ 1][sq] > 0 && attacks[color][sq] == 0 {
-                sink.add(color, base + slot(kind), 1);
+            if attacks.count[color ^ 1][sq] == 0 {
+                continue;
+            }
+            if attacks.count[color][sq] == 0 {
+                sink.add(color, terms::HANGING + to_move + slot(kind), 1);
+            }
+            if attacks.least[color ^ 1][sq] < value {
+                sink.add(color, terms::THREATENED + to_move + slot(kind), 1);
             }
         }
     }
@@ -310,6 +385,8 @@ impl Tunable for Position {
             ("king zone", KING_ZONE),
             ("hand threat", HAND_THREAT),
             ("hanging", HANGING),
+            ("threatened", THREATENED),
+            ("safe drop checks", SAFE_DROP_CHECKS),
             ("tempo", TEMPO),
         ]);
         starts
