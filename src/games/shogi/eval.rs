@@ -30,18 +30,19 @@ pub(super) mod terms {
     /// Material in hand: one weight for the first piece of a kind, one for the second,
     /// and so on up to a cap (`HAND_CAP`), the last standing for every further piece.
     pub const HAND: usize = MATERIAL + 13;
-    /// Piece-square tables, pawn to dragon (king included): 45 squares, files 9 to 5,
-    /// each file standing for its mirror image too.
+    /// Piece-square tables, pawn to dragon (king included): 81 squares from the owner's
+    /// side. Not mirrored: castles and rook placements have a side.
     pub const PST: usize = HAND + 28;
-    /// A piece in the 5x5 square around its own king, by kind without the king and by
+    /// A piece in the 7x7 square around its own king, by kind without the king and by
     /// offset (rows ahead of the king from the owner's view, files to either side):
-    /// 15 cells, the king's own cell never used.
-    pub const NEAR_OWN_KING: usize = PST + 14 * 45;
+    /// 28 cells, the king's own cell never used. (A 5x5 square fitted the held-out
+    /// positions worse, and so did 9x9.)
+    pub const NEAR_OWN_KING: usize = PST + 14 * 81;
     /// The same around the enemy king.
-    pub const NEAR_ENEMY_KING: usize = NEAR_OWN_KING + 13 * 15;
+    pub const NEAR_ENEMY_KING: usize = NEAR_OWN_KING + 13 * 28;
     /// Squares a slider reaches, lance (0..=8), bishop and rook (0..=16), horse and
     /// dragon (0..=20).
-    pub const MOBILITY_LANCE: usize = NEAR_ENEMY_KING + 13 * 15;
+    pub const MOBILITY_LANCE: usize = NEAR_ENEMY_KING + 13 * 28;
     pub const MOBILITY_BISHOP: usize = MOBILITY_LANCE + 9;
     pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + 17;
     pub const MOBILITY_HORSE: usize = MOBILITY_ROOK + 17;
@@ -100,20 +101,21 @@ fn slot(kind: u8) -> usize {
     usize::from(if kind < KING { kind - 1 } else { kind - 2 })
 }
 
-/// The piece-square cell of `sq` for `color`: relative row times five plus the file
-/// folded onto files 9..5.
+/// The piece-square cell of `sq` for `color`: the square as seen from `color`'s side of
+/// the board (turned round for gote).
 #[inline(always)]
 fn pst_cell(color: usize, sq: u8) -> usize {
     let col = COL[usize::from(sq)];
-    usize::from(relative_row(color, sq)) * 5 + usize::from(col.min(8 - col))
+    let col = if color == 0 { col } else { 8 - col };
+    usize::from(relative_row(color, sq)) * 9 + usize::from(col)
 }
 
-/// The cell of `sq` in the 5x5 square around `king`, from `color`'s view: `None` outside.
+/// The cell of `sq` in the 7x7 square around `king`, from `color`'s view: `None` outside.
 #[inline(always)]
 fn king_cell(color: usize, sq: u8, king: u8) -> Option<usize> {
     let ahead = i32::from(relative_row(color, king)) - i32::from(relative_row(color, sq));
     let aside = (i32::from(COL[usize::from(sq)]) - i32::from(COL[usize::from(king)])).abs();
-    (ahead.abs() <= 2 && aside <= 2).then(|| ((ahead + 2) * 3 + aside) as usize)
+    (ahead.abs() <= 3 && aside <= 3).then(|| ((ahead + 3) * 4 + aside) as usize)
 }
 
 /// What each side's pieces (kings left out) attack, square by square of the mailbox.
@@ -140,7 +142,7 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
         for kind in 1..KINDS as u8 {
             let k = usize::from(kind);
             for &sq in pos.list(color, kind) {
-                sink.add(color, PST + (k - 1) * 45 + pst_cell(color, sq), 1);
+                sink.add(color, PST + (k - 1) * 81 + pst_cell(color, sq), 1);
                 if kind == KING {
                     continue;
                 }
@@ -150,10 +152,10 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                     progress += PHASE_PROMOTED;
                 }
                 if let Some(cell) = own.and_then(|king| king_cell(color, sq, king)) {
-                    sink.add(color, NEAR_OWN_KING + s * 15 + cell, 1);
+                    sink.add(color, NEAR_OWN_KING + s * 28 + cell, 1);
                 }
                 if let Some(cell) = enemy.and_then(|king| king_cell(color, sq, king)) {
-                    sink.add(color, NEAR_ENEMY_KING + s * 15 + cell, 1);
+                    sink.add(color, NEAR_ENEMY_KING + s * 28 + cell, 1);
                 }
                 let reach = mark_attacks(pos, color, kind, sq, &mut attacks);
                 let mobility = match kind {
@@ -371,7 +373,7 @@ impl Tunable for Position {
             "pst dragon",
         ];
         for (i, name) in NAMES.iter().enumerate() {
-            starts.push((name, PST + i * 45));
+            starts.push((name, PST + i * 81));
         }
         starts.extend([
             ("near own king", NEAR_OWN_KING),
