@@ -295,7 +295,7 @@ pub fn weights_source<G: Tunable>(weights: &[[f64; 2]]) -> String {
          use super::eval::terms;\n\
          use crate::core::linear::Pair;\n\n\
          #[rustfmt::skip]\n\
-         pub(super) const WEIGHTS: [Pair; terms::COUNT] = [\n",
+         pub(super) static WEIGHTS: [Pair; terms::COUNT] = [\n",
     );
     let rounded: Vec<Pair> = weights
         .iter()

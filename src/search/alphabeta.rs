@@ -807,9 +807,23 @@ fn update_history(entry: &mut i32, bonus: i32) {
     *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
 
-/// Selection sort step: brings the best-keyed remaining move to position `i`. Cheaper than
-/// a full sort because most nodes cut off after a move or two.
+/// How many moves are picked one at a time before the rest are sorted outright. The
+/// table move, good captures and killers come first and most cut-offs happen among them,
+/// where picking the best remaining move is cheapest; a node that gets past them usually
+/// searches everything, and then one sort beats a scan per move (quadratic in shogi's
+/// hundred-odd moves, a fifth of the search time before).
+const PICKED_ONE_BY_ONE: usize = 4;
+
+/// Brings the best-keyed remaining move to position `i`: a selection step for the first
+/// few, one sort of the rest when `i` reaches [`PICKED_ONE_BY_ONE`].
 fn pick_next<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i32>, i: usize) {
+    if i > PICKED_ONE_BY_ONE {
+        return;
+    }
+    if i == PICKED_ONE_BY_ONE {
+        sort_tail(moves, keys, i);
+        return;
+    }
     let mut best = i;
     for j in i + 1..moves.len() {
         if keys[j] > keys[best] {
@@ -819,5 +833,62 @@ fn pick_next<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i32>, i: usiz
     if best != i {
         moves.swap(i, best);
         keys.swap(i, best);
+    }
+}
+
+/// Sorts `moves[from..]` by key, highest first, ties in their present order; on the
+/// stack, without allocating.
+fn sort_tail<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i32>, from: usize) {
+    let mut order: MoveList<(i32, u32)> = MoveList::new();
+    for j in from..moves.len() {
+        order.push((keys[j], j as u32));
+    }
+    order
+        .as_mut_slice()
+        .sort_unstable_by_key(|&(key, index)| (std::cmp::Reverse(key), index));
+    let before: MoveList<M> = {
+        let mut copy = MoveList::new();
+        for j in from..moves.len() {
+            copy.push(moves[j]);
+        }
+        copy
+    };
+    for (k, &(key, index)) in order.iter().enumerate() {
+        moves[from + k] = before[index as usize - from];
+        keys[from + k] = key;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picking_yields_every_move_best_key_first() {
+        for len in [0, 1, 3, PICKED_ONE_BY_ONE + 1, 40, 200] {
+            let mut moves: MoveList<u32> = MoveList::new();
+            let mut keys = MoveList::new();
+            let mut rng = 0x2545_f491_u32;
+            for m in 0..len as u32 {
+                rng = rng.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                moves.push(m);
+                keys.push((rng >> 24) as i32 % 17 - 8);
+            }
+            let expected: Vec<(i32, u32)> =
+                keys.iter().copied().zip(moves.iter().copied()).collect();
+            for i in 0..len {
+                pick_next(&mut moves, &mut keys, i);
+                assert!(i == 0 || keys[i] <= keys[i - 1], "len {len} at {i}");
+            }
+            let mut got: Vec<(i32, u32)> =
+                keys.iter().copied().zip(moves.iter().copied()).collect();
+            let mut expected = expected;
+            got.sort();
+            expected.sort();
+            assert_eq!(
+                got, expected,
+                "len {len}: the same moves with the same keys"
+            );
+        }
     }
 }

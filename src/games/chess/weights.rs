@@ -7,7 +7,7 @@ use super::eval::terms;
 use crate::core::linear::Pair;
 
 #[rustfmt::skip]
-pub(super) const WEIGHTS: [Pair; terms::COUNT] = [
+pub(super) static WEIGHTS: [Pair; terms::COUNT] = [
     // material
     Pair(69, 87), Pair(354, 313), Pair(370, 333), Pair(463, 527), Pair(1009, 964),
     // pst pawn

@@ -7,7 +7,7 @@ use super::eval::terms;
 use crate::core::linear::Pair;
 
 #[rustfmt::skip]
-pub(super) const WEIGHTS: [Pair; terms::COUNT] = [
+pub(super) static WEIGHTS: [Pair; terms::COUNT] = [
     // material
     Pair(90, 90), Pair(315, 315), Pair(405, 405), Pair(495, 495), Pair(855, 855), Pair(990, 990), Pair(540, 540), Pair(540, 540),
     Pair(540, 540), Pair(540, 540), Pair(540, 540), Pair(945, 945), Pair(1395, 1395),
