@@ -240,7 +240,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let Some(soft) = shared.budget.soft else {
             return false;
         };
-        if !clock_only {
+        // A soft limit as far as the hard one leaves nothing to scale: the time is to be
+        // spent (byoyomi).
+        if !clock_only || shared.budget.hard == Some(soft) {
             return shared.control.elapsed() >= soft;
         }
         let best = &self.root_moves[0];

@@ -101,8 +101,16 @@ impl TimeBudget {
                 ceiling
             };
             let ceiling = ceiling.max(1);
-            soft = Some((target * 6 / 10).clamp(1, ceiling));
-            hard = Some((target * 3).clamp(1, ceiling));
+            let hard_ms = (target * 3).clamp(1, ceiling);
+            // Once the main time is (next to) gone, byoyomi left unused is simply lost:
+            // then the soft limit is the hard one, and the search thinks to it every move.
+            let byoyomi_only = byoyomi > overhead && usable / mtg < byoyomi / 10;
+            soft = Some(if byoyomi_only {
+                hard_ms
+            } else {
+                (target * 6 / 10).clamp(1, ceiling)
+            });
+            hard = Some(hard_ms);
         }
         if let Some(cap) = cap {
             soft = Some(soft.map_or(cap, |s| s.min(cap)));
@@ -124,6 +132,24 @@ mod tests {
             budget.soft.map(|d| d.as_millis()),
             budget.hard.map(|d| d.as_millis()),
         )
+    }
+
+    #[test]
+    fn byoyomi_alone_is_spent_in_full() {
+        let mut limits = Limits {
+            byoyomi: Some(1000),
+            ..Limits::default()
+        };
+        limits.time = [Some(0), Some(0), None, None];
+        let settings = TimeSettings::default();
+        assert_eq!(
+            ms(TimeBudget::new(&limits, 0, settings)),
+            (Some(970), Some(970))
+        );
+        // With main time left, the soft limit stops well short of the hard one.
+        limits.time[0] = Some(300_000);
+        let (soft, hard) = ms(TimeBudget::new(&limits, 0, settings));
+        assert!(soft.unwrap() < hard.unwrap());
     }
 
     #[test]
