@@ -1,13 +1,14 @@
 //! Texel tuning: fits every evaluation weight to the results of real games.
 //!
 //! Each training position carries the result of the game it came from (1, ½ or 0 for
-//! White), and optionally a strong engine's score of it, blended in by `lambda`. The
-//! evaluation, squashed by a logistic curve, predicts that target; the tuner
-//! minimises the mean squared error of the prediction over all positions by gradient
-//! descent (Adam), all weights at once. Because the evaluation is linear in its weights
-//! (see `eval`), a position is reduced once to its term counts, and an epoch is a sparse
-//! dot product per position. The curve's steepness is fitted first, with the weights as
-//! they are, and then held: it fixes the scale, so the pawn stays near 100 centipawns.
+//! the first player: White, sente), and optionally a strong engine's score of it,
+//! blended in by `lambda`. The evaluation, squashed by a logistic curve, predicts that
+//! target; the tuner minimises the mean squared error of the prediction over all
+//! positions by gradient descent (Adam), all weights at once. Because the evaluation is
+//! linear in its weights (see `core::linear`), a position is reduced once to its term
+//! counts, and an epoch is a sparse dot product per position. The curve's steepness is
+//! fitted first, with the weights as they are, and then held: it fixes the scale, so the
+//! pawn stays near its starting value.
 //!
 //! Positions should be quiet (no capture or check pending), since a static evaluation
 //! cannot see an exchange in progress; `docs/tuning/chess_games.py` and

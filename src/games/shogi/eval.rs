@@ -1,10 +1,11 @@
 //! Shogi evaluation: material (pieces in hand valued apart from the same pieces on the
 //! board, since a drop can go anywhere, with each further piece of a kind worth its own
 //! weight), piece-square tables, where each piece stands relative to both kings, slider
-//! mobility and king danger (enemy control of the squares around the king against its
-//! guards, plus the drops the enemy hand threatens), tapered between the opening and the
-//! fight by how much material has already changed hands. Also the static exchange
-//! evaluation the search uses to skip losing captures.
+//! mobility, king danger (enemy control of the squares around the king against its
+//! guards, the drops the enemy hand threatens, drop checks on undefended squares) and
+//! threatened pieces, the last two from attack maps made in one pass; tapered between
+//! the opening and the fight by how much material has already changed hands. Also the
+//! static exchange evaluation the search uses to skip losing captures.
 //!
 //! Like the chess evaluation it is linear in its weights (`core::linear`), so `qiyi tune`
 //! fits them all to Fairy-Stockfish self-play (`docs/tuning.md`). The king-relative terms
