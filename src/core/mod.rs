@@ -138,6 +138,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// A move by the side to move that mates at once, where the game finds one cheaply
+    /// (shogi: a piece dropped or moved next to the king). Sound, not always complete:
+    /// a move returned mates, but a mate may go unreported. The search scores such a node
+    /// as won without searching it, and quiescence, which looks at captures alone, then
+    /// no longer stands pat in front of a mate.
+    fn mate_in_one(&mut self) -> Option<Self::Move> {
+        None
+    }
+
     /// Searches for a forced mate by the side to move in which every one of its moves
     /// gives check (a tsume), polling `stop` now and then.
     fn search_mate(&self, _stop: &dyn Fn() -> bool) -> MateAnswer<Self::Move> {

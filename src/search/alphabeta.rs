@@ -481,6 +481,16 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         };
         let team = self.pos.team_to_move();
         let in_check = self.pos.in_check();
+        if !in_check && let Some(mv) = self.pos.mate_in_one() {
+            if pv_node {
+                self.pv[ply].push(mv);
+            }
+            let score = mate_in(ply + 1);
+            let code = Some(G::move_index(mv) as u32);
+            let stored = score_to_tt(score, ply);
+            self.shared.tt.store(key, code, stored, depth, Bound::Exact);
+            return score;
+        }
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -662,6 +672,11 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let stand_pat = self.static_eval(key);
             if stand_pat >= beta {
                 return stand_pat;
+            }
+            // Nor in front of a mate, which captures alone would not see (above beta it
+            // would fail high all the same).
+            if self.pos.mate_in_one().is_some() {
+                return mate_in(ply + 1);
             }
             alpha = alpha.max(stand_pat);
             self.eval.noisy_moves(&self.pos, &mut moves);

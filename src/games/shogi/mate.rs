@@ -7,9 +7,16 @@
 //!
 //! The attacker's checks are tried in order of how few replies they leave, the usual
 //! tsume heuristic. Checks are recognised without making the move (`gives_check`).
+//!
+//! Apart from that search, `mate_in_one` serves the main search at every node: shogi's
+//! mates are mostly a piece dropped or moved next to the king, and a quiescence search
+//! of captures alone stands pat through them.
 
-use super::board::{EMPTY, Move, Position, is_color};
-use super::tables::{ATTACK, DIRECTION, SLIDER_MASK, attack_index, bit, diff, shift};
+use super::board::{EMPTY, Move, Position, WALL, is_color, owner, piece};
+use super::tables::{
+    self, ATTACK, BISHOP, DIRECTION, GOLD, KING, KNIGHT, LANCE, PAWN, ROOK, SILVER, SLIDER_MASK,
+    SLIDERS, STEPS, attack_index, bit, diff, oriented, relative_row, shift,
+};
 use crate::core::{MateAnswer, MoveList};
 
 /// The longest mate searched for, in plies.
@@ -57,6 +64,124 @@ impl Position {
             && ATTACK[attack_index(us, sq, king)] & bit(code & 15) != 0
     }
 
+    /// A move that mates at once, if the side to move (not in check) has one that lands
+    /// next to the enemy king or a knight's jump from it: drops (a pawn drop may not
+    /// mate) and board moves, promoting or not. Sound but not complete: checks from a
+    /// distance and discovered checks are not tried, as they mate far less often and
+    /// this runs at every node. A piece next to the king that nothing of ours guards is
+    /// taken, so only guarded contact squares are played out and tested.
+    pub(super) fn mate_in_one(&mut self) -> Option<Move> {
+        if self.checked {
+            return None;
+        }
+        let us = self.side;
+        let them = us ^ 1;
+        let king = self.king(them)?;
+        let hand = self.hands[us];
+        let has_drops = DROPPED_CHECKERS.iter().any(|&k| hand[usize::from(k)] > 0);
+        for (i, &step) in MATE_SQUARES.iter().enumerate() {
+            let contact = i < STEPS[usize::from(KING)].len();
+            let to = shift(king, oriented(them, step));
+            let code = self.board[usize::from(to)];
+            if code == WALL || code & owner(us) != 0 {
+                continue;
+            }
+            let checks_from_here = ATTACK[attack_index(us, to, king)];
+            // Our pieces on `to`'s lines: the movers, and the guards a drop there needs (a
+            // board move is judged once played, as its mover may have been the guard).
+            let mut movers = MoveList::new();
+            self.attackers(to, us, &mut movers);
+            if contact && movers.is_empty() {
+                continue;
+            }
+            if code == EMPTY && has_drops {
+                for kind in DROPPED_CHECKERS {
+                    if hand[usize::from(kind)] > 0
+                        && checks_from_here & bit(kind) != 0
+                        && self.mates(Move::drop(kind, to), contact.then_some(to))
+                    {
+                        return Some(Move::drop(kind, to));
+                    }
+                }
+            }
+            for &(from, kind) in movers.iter() {
+                if kind == KING {
+                    continue;
+                }
+                let row = relative_row(us, to);
+                let may_promote = kind < GOLD && (row <= 2 || relative_row(us, from) <= 2);
+                let must_promote = match kind {
+                    PAWN | LANCE => row == 0,
+                    KNIGHT => row <= 1,
+                    _ => false,
+                };
+                for promote in [true, false] {
+                    let result = kind + if promote { 8 } else { 0 };
+                    if (promote && !may_promote) || (!promote && must_promote) {
+                        continue;
+                    }
+                    let mv = Move::new(from, to, promote);
+                    if checks_from_here & bit(result) != 0 && self.mates(mv, contact.then_some(to))
+                    {
+                        return Some(mv);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether a check (a drop, or a move by a piece that attacks its target) mates: it
+    /// is legal (a pinned mover is not), the checker on `contact` is guarded, the
+    /// defender has no legal reply, and the position is not the fourth occurrence
+    /// (sennichite is judged before the mate).
+    fn mates(&mut self, mv: Move, contact: Option<u8>) -> bool {
+        let us = self.side;
+        let undo = self.play(mv);
+        let king = self.king(us ^ 1);
+        let mut mates = !self
+            .king(us)
+            .is_some_and(|k| self.attacked(k, us ^ 1, 0, 0))
+            && contact.is_none_or(|to| self.attacked(to, us, king.unwrap_or(0), 0));
+        if mates {
+            let mut replies = MoveList::new();
+            self.generate_legal(&mut replies);
+            mates = replies.is_empty() && self.sennichite().is_none();
+        }
+        self.take_back(mv, undo);
+        mates
+    }
+
+    /// The pieces of `by` that attack `sq`: their squares and kinds.
+    fn attackers(&self, sq: u8, by: usize, found: &mut MoveList<(u8, u8)>) {
+        for &step in STEPS[usize::from(KING)] {
+            let p = shift(sq, step);
+            let code = self.board[usize::from(p)];
+            let kind = code & 15;
+            if is_color(code, by) && ATTACK[attack_index(by, p, sq)] & bit(kind) != 0 {
+                found.push((p, kind));
+            }
+        }
+        let knight = piece(by, KNIGHT);
+        for &step in STEPS[usize::from(KNIGHT)] {
+            let p = shift(sq, -oriented(by, step));
+            if self.board[usize::from(p)] == knight {
+                found.push((p, KNIGHT));
+            }
+        }
+        for kind in SLIDERS {
+            for &s in self.list(by, kind) {
+                // Neighbours were found above.
+                if ATTACK[attack_index(by, s, sq)] & bit(kind) != 0
+                    && shift(s, DIRECTION[diff(s, sq)]) != sq
+                    && self.clear_between(s, sq, 0, 0)
+                {
+                    found.push((s, kind));
+                }
+            }
+        }
+    }
+
     /// The mate search for the side to move (see the module docs).
     pub(super) fn mate_search(&self, stop: &dyn Fn() -> bool) -> MateAnswer<Move> {
         let mut solver = Solver {
@@ -84,6 +209,25 @@ impl Position {
         MateAnswer::Timeout
     }
 }
+
+/// Where a checker stands next to the king, from the king's owner's view (sente's steps
+/// turned for gote by the caller): the eight neighbours first, then the two squares a
+/// knight checks from.
+const MATE_SQUARES: [i8; 10] = [
+    tables::N,
+    tables::NW,
+    tables::NE,
+    tables::W,
+    tables::E,
+    tables::SW,
+    tables::S,
+    tables::SE,
+    2 * tables::N + tables::W,
+    2 * tables::N + tables::E,
+];
+
+/// The kinds whose drop may mate, strongest first (a pawn drop may not).
+const DROPPED_CHECKERS: [u8; 6] = [ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE];
 
 struct Solver<'a> {
     pos: Position,
@@ -265,6 +409,93 @@ mod tests {
                 pos.make_move(moves[(rng >> 33) as usize % moves.len()]);
             }
         }
+    }
+
+    /// Every legal move that mates, found by playing each and counting the replies.
+    fn mating_moves(pos: &mut Position) -> Vec<Move> {
+        let mut moves = MoveList::new();
+        pos.generate_legal(&mut moves);
+        let mut mates = Vec::new();
+        for &mv in moves.iter() {
+            let undo = pos.play(mv);
+            let mut replies = MoveList::new();
+            pos.generate_legal(&mut replies);
+            if pos.checked && replies.is_empty() && pos.sennichite().is_none() {
+                mates.push(mv);
+            }
+            pos.take_back(mv, undo);
+        }
+        mates
+    }
+
+    #[test]
+    fn mate_in_one_is_sound_and_finds_every_contact_mate() {
+        // Random games from hand-rich positions, where mates in one abound. A mate that
+        // puts the moving piece next to the king or a knight's jump from it, checking
+        // from there, must be found; whatever is found must mate.
+        let mut rng = 0x5EED_u64;
+        let (mut positions_with_contact_mates, mut found_elsewhere) = (0, 0);
+        for start in [
+            "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrb3g3s3n3l17p 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn3p 124",
+            "ln1g3nl/1r1sg1k2/p1pppp1pp/6s2/1p5P1/2P6/PPSPPPP1P/2G3SR1/LN2KG1NL b Bbp 1",
+            "3g1k3/9/4P4/9/9/9/9/9/4K4 b GSNL 1",
+        ] {
+            for _ in 0..30 {
+                let mut pos = Position::from_notation(start).unwrap();
+                for _ in 0..60 {
+                    let mates = mating_moves(&mut pos);
+                    let before = pos.sfen();
+                    let found = pos.mate_in_one();
+                    assert_eq!(
+                        pos.sfen(),
+                        before,
+                        "mate_in_one left the position as it was"
+                    );
+                    if let Some(mv) = found {
+                        assert!(mates.contains(&mv), "{mv} does not mate in {before}");
+                    }
+                    let king = pos.king(pos.side ^ 1);
+                    let contact = mates.iter().any(|&mv| {
+                        let to = mv.to().0;
+                        let kind = if mv.is_drop() {
+                            mv.drop_kind()
+                        } else {
+                            (pos.board[usize::from(mv.from().0)] & 15)
+                                + if mv.is_promotion() { 8 } else { 0 }
+                        };
+                        let king = king.unwrap();
+                        let near = MATE_SQUARES
+                            .iter()
+                            .any(|&step| shift(king, oriented(pos.side ^ 1, step)) == to);
+                        near && ATTACK[attack_index(pos.side, to, king)] & bit(kind) != 0
+                    });
+                    if !pos.checked && contact {
+                        positions_with_contact_mates += 1;
+                        assert!(
+                            found.is_some(),
+                            "a contact mate missed in {before}: {mates:?}"
+                        );
+                    } else if found.is_none() && !mates.is_empty() {
+                        found_elsewhere += 1;
+                    }
+                    let mut moves = MoveList::new();
+                    pos.generate_legal(&mut moves);
+                    if moves.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    pos.play(moves[(rng >> 33) as usize % moves.len()]);
+                }
+            }
+        }
+        assert!(
+            positions_with_contact_mates > 100,
+            "only {positions_with_contact_mates} positions tested the search"
+        );
+        // Distant and discovered mates exist but are rarer.
+        assert!(found_elsewhere < positions_with_contact_mates);
     }
 
     #[test]

@@ -281,6 +281,11 @@ impl Game for Position {
         self.declaration_wins()
     }
 
+    #[inline]
+    fn mate_in_one(&mut self) -> Option<Move> {
+        Position::mate_in_one(self)
+    }
+
     fn search_mate(&self, stop: &dyn Fn() -> bool) -> MateAnswer<Move> {
         self.mate_search(stop)
     }
