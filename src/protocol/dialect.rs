@@ -38,8 +38,12 @@ pub trait Dialect: Send + Sync {
         None
     }
 
-    /// The `score ...` part of an `info` line.
+    /// The `score ...` part of an `info` line. USI writes a mate whose length is not known
+    /// (a bound on a mate score) as `mate +` or `mate -`, and has no bound words for it.
     fn score(&self, score: Score, bound: Option<Bound>) -> String {
+        if self.mate_in_plies() && is_mate_score(score) && bound.is_some() {
+            return if score > 0 { "mate +" } else { "mate -" }.to_string();
+        }
         let mut text = if is_mate_score(score) {
             let plies = (MATE - score.abs()) as i64;
             let count = if self.mate_in_plies() {
@@ -164,6 +168,14 @@ mod tests {
         assert_eq!(Uci.score(mated_in(4), None), "mate -2");
         assert_eq!(Usi.score(mate_in(3), None), "mate 3");
         assert_eq!(Ugi.score(-35, Some(Bound::Upper)), "cp -35 upperbound");
+        // A bound on a mate: UCI keeps the count and names the bound, USI only the sign.
+        assert_eq!(
+            Uci.score(mate_in(5), Some(Bound::Lower)),
+            "mate 3 lowerbound"
+        );
+        assert_eq!(Usi.score(mate_in(5), Some(Bound::Lower)), "mate +");
+        assert_eq!(Usi.score(mated_in(6), Some(Bound::Upper)), "mate -");
+        assert_eq!(Usi.score(40, Some(Bound::Lower)), "cp 40 lowerbound");
     }
 
     #[test]

@@ -25,6 +25,9 @@ static REDUCTIONS: once_cell::sync::Lazy<[[i32; 64]; 64]> = once_cell::sync::Laz
         })
     })
 });
+/// How long a search runs before an aspiration failure gets an `info` line of its own:
+/// the short searches of fast games would flood the GUI.
+const REPORT_BOUNDS_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 /// History scores stay within this magnitude (the "gravity" update keeps them bounded).
 const HISTORY_MAX: i32 = 1 << 14;
 /// Entries in each thread's cache of static evaluations (a power of two).
@@ -141,7 +144,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
             for pv_index in 0..self.shared.multipv {
                 self.seldepth = 0;
-                self.aspiration(depth as i32, pv_index);
+                self.aspiration(depth as i32, pv_index, report.as_deref_mut());
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
@@ -189,11 +192,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let best = &self.root_moves[0];
         // An interrupted iteration may still have found a better move: say so before it
-        // becomes the `bestmove`.
+        // becomes the `bestmove`. The moves not yet searched might be better still, so its
+        // score is a lower bound.
         if let Some(report) = report.as_mut()
             && reported_best != Some(best.mv)
         {
-            report(&self.report(completed.max(1), 0));
+            report(&Report {
+                bound: Some(Bound::Lower),
+                ..self.report(completed.max(1), 0)
+            });
         }
         SearchResult {
             best: Some(best.mv),
@@ -290,8 +297,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     }
 
     /// Searches the root for `pv_index` with a window around the previous score, widening
-    /// it on failure.
-    fn aspiration(&mut self, depth: i32, pv_index: usize) {
+    /// it on failure. A failure in a long search is reported as the bound it is, so a GUI
+    /// sees at once which way the score is going.
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        pv_index: usize,
+        mut report: Option<&mut ReportFn<'_, G::Move>>,
+    ) {
         let previous = self.root_moves[pv_index].previous;
         let mut delta = ASPIRATION;
         let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE - MAX_PLY as Score {
@@ -308,10 +321,25 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if self.stopped {
                 return;
             }
-            if score <= alpha && alpha > -INFINITY {
+            let failed_low = score <= alpha && alpha > -INFINITY;
+            let failed_high = score >= beta && beta < INFINITY;
+            if (failed_low || failed_high)
+                && let Some(report) = report.as_mut()
+                && self.shared.control.elapsed() >= REPORT_BOUNDS_AFTER
+            {
+                report(&Report {
+                    bound: Some(if failed_low {
+                        Bound::Upper
+                    } else {
+                        Bound::Lower
+                    }),
+                    ..self.report(depth as u32, pv_index)
+                });
+            }
+            if failed_low {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta && beta < INFINITY {
+            } else if failed_high {
                 beta = (score + delta).min(INFINITY);
             } else {
                 return;

@@ -101,7 +101,8 @@ pub struct Report<M> {
     pub multipv: usize,
     /// From the view of the team to move at the root.
     pub score: Score,
-    /// Set when the score is only a bound (an aspiration window failed).
+    /// Set when the score is only a bound: an aspiration window failed, or the iteration
+    /// was cut short after its best move changed.
     pub bound: Option<Bound>,
     pub nodes: u64,
     pub time: Duration,

@@ -306,3 +306,47 @@ fn multipv_reports_distinct_lines_and_stop_is_obeyed() {
     );
     assert!(result.best.is_some_and(|m| m < 9));
 }
+
+#[test]
+fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
+    // Node limits that end the search inside an iteration, over the chess bench positions:
+    // where the iteration had already replaced the best move, the last report says so
+    // with a lower bound (unsearched moves may still be better).
+    use crate::games::{GameKind, chess};
+    let mut cut_short = 0;
+    let positions = GameKind::Chess
+        .bench_positions()
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'));
+    for fen in positions {
+        let pos = chess::Position::from_notation(fen).unwrap();
+        for nodes in (1_000..9_000).step_by(1_000) {
+            let tt = TranspositionTable::new(1);
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let mut reports = Vec::new();
+            let result = search(
+                &pos,
+                &chess::Eval,
+                &tt,
+                &Control::default(),
+                &limits,
+                &SearchParams::default(),
+                &[],
+                &mut |r: &Report<chess::Move>| reports.push((r.bound, r.pv[0])),
+            );
+            let (bound, first) = *reports.last().unwrap();
+            assert_eq!(Some(first), result.best, "{fen}, {nodes} nodes");
+            if bound.is_some() {
+                assert_eq!(bound, Some(Bound::Lower), "{fen}, {nodes} nodes");
+                cut_short += 1;
+            }
+        }
+    }
+    assert!(
+        cut_short > 0,
+        "no search was cut short after a new best move"
+    );
+}
