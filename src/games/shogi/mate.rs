@@ -434,7 +434,7 @@ mod tests {
         // puts the moving piece next to the king or a knight's jump from it, checking
         // from there, must be found; whatever is found must mate.
         let mut rng = 0x5EED_u64;
-        let (mut positions_with_contact_mates, mut found_elsewhere) = (0, 0);
+        let (mut positions_with_contact_mates, mut missed) = (0, 0);
         for start in [
             "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrb3g3s3n3l17p 1",
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
@@ -448,11 +448,7 @@ mod tests {
                     let mates = mating_moves(&mut pos);
                     let before = pos.sfen();
                     let found = pos.mate_in_one();
-                    assert_eq!(
-                        pos.sfen(),
-                        before,
-                        "mate_in_one left the position as it was"
-                    );
+                    assert_eq!(pos.sfen(), before, "mate_in_one changed the position");
                     if let Some(mv) = found {
                         assert!(mates.contains(&mv), "{mv} does not mate in {before}");
                     }
@@ -478,7 +474,7 @@ mod tests {
                             "a contact mate missed in {before}: {mates:?}"
                         );
                     } else if found.is_none() && !mates.is_empty() {
-                        found_elsewhere += 1;
+                        missed += 1;
                     }
                     let mut moves = MoveList::new();
                     pos.generate_legal(&mut moves);
@@ -494,8 +490,11 @@ mod tests {
             positions_with_contact_mates > 100,
             "only {positions_with_contact_mates} positions tested the search"
         );
-        // Distant and discovered mates exist but are rarer.
-        assert!(found_elsewhere < positions_with_contact_mates);
+        // Mates from a distance or by discovery, which it does not look for, are rare.
+        assert!(
+            missed * 10 < positions_with_contact_mates,
+            "{missed} mates missed"
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! - `sfen`: SFEN reading and printing.
 //! - `zobrist`: fixed-seed keys for board, hands and side to move.
 //! - `eval`: material (hand pieces above board pieces), piece-square terms, king safety.
-//! - `mate`: the dedicated mate search behind USI's `go mate`.
+//! - `mate`: the dedicated mate search behind USI's `go mate`, and the mate-in-one test
+//!   the main search makes at every node.
 //!
 //! The end of the game, beyond checkmate: no legal move loses (stalemate too); the fourth
 //! occurrence of a position (board, hands, side to move) is sennichite, a draw unless one
