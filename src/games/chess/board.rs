@@ -522,16 +522,7 @@ impl Position {
         let to = mv.to().0;
         let kind = mv.kind();
         let us = self.side;
-        let mut undo = Undo {
-            key: self.key,
-            halfmove: self.halfmove,
-            captured: EMPTY,
-            captured_slot: 0,
-            pawn_slot: 0,
-            castling: self.castling,
-            ep: self.ep,
-        };
-        self.history.push(self.key);
+        let mut undo = self.save_state();
         let mut key = self.key ^ zobrist::BLACK_TO_MOVE;
         if self.ep != NO_SQUARE {
             key ^= zobrist::EN_PASSANT[usize::from(self.ep & 7)];
@@ -643,10 +634,12 @@ impl Position {
         self.history.pop();
     }
 
-    /// Passes the turn (for null-move pruning). The halfmove clock restarts so that
-    /// repetition detection never looks across a null move, which is not a real move.
-    pub fn play_null(&mut self) -> Undo {
-        let undo = Undo {
+    /// Records the position about to be left in the history and returns what undoing
+    /// the move (or the pass) restores; a capture adds its victim afterwards.
+    #[inline(always)]
+    fn save_state(&mut self) -> Undo {
+        self.history.push(self.key);
+        Undo {
             key: self.key,
             halfmove: self.halfmove,
             captured: EMPTY,
@@ -654,8 +647,13 @@ impl Position {
             pawn_slot: 0,
             castling: self.castling,
             ep: self.ep,
-        };
-        self.history.push(self.key);
+        }
+    }
+
+    /// Passes the turn (for null-move pruning). The halfmove clock restarts so that
+    /// repetition detection never looks across a null move, which is not a real move.
+    pub fn play_null(&mut self) -> Undo {
+        let undo = self.save_state();
         self.key ^= zobrist::BLACK_TO_MOVE;
         if self.ep != NO_SQUARE {
             self.key ^= zobrist::EN_PASSANT[usize::from(self.ep & 7)];

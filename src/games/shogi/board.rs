@@ -459,18 +459,7 @@ impl Position {
     pub fn play(&mut self, mv: Move) -> Undo {
         let us = self.side;
         let to = mv.to().0;
-        let mut undo = Undo {
-            key: self.key,
-            checked: self.checked,
-            captured: EMPTY,
-            captured_slot: 0,
-            from_slot: 0,
-        };
-        self.history.push(Entry {
-            key: self.key,
-            checked: self.checked,
-            null: false,
-        });
+        let mut undo = self.save_state(false);
         let mut key = self.key ^ zobrist::GOTE_TO_MOVE;
         if mv.is_drop() {
             let kind = mv.drop_kind();
@@ -540,21 +529,28 @@ impl Position {
         self.history.pop();
     }
 
-    /// Passes the turn (for null-move pruning); marked in the history so that repetition
-    /// never reaches across it.
-    pub fn play_null(&mut self) -> Undo {
-        let undo = Undo {
+    /// Records the position about to be left in the history (`null` for a pass) and
+    /// returns what undoing the move restores; a capture or promotion adds its own part.
+    #[inline(always)]
+    fn save_state(&mut self, null: bool) -> Undo {
+        self.history.push(Entry {
+            key: self.key,
+            checked: self.checked,
+            null,
+        });
+        Undo {
             key: self.key,
             checked: self.checked,
             captured: EMPTY,
             captured_slot: 0,
             from_slot: 0,
-        };
-        self.history.push(Entry {
-            key: self.key,
-            checked: self.checked,
-            null: true,
-        });
+        }
+    }
+
+    /// Passes the turn (for null-move pruning); marked in the history so that repetition
+    /// never reaches across it.
+    pub fn play_null(&mut self) -> Undo {
+        let undo = self.save_state(true);
         self.key ^= zobrist::GOTE_TO_MOVE;
         self.side ^= 1;
         self.checked = false;
