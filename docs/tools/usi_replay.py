@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Replay one game of a `shogi_match.py --log` file through a USI engine and print, for
+every position where the chosen side was to move, the move played, the engine's score
+and best move at a fixed time, and the start of its PV: a sudden fall in the score marks
+the move that lost the game.
+
+  python3 docs/tools/usi_replay.py --log games.jsonl --game 1 --side b \
+      --engine ./target/release/qiyi --movetime 500
+"""
+import argparse
+import json
+import shlex
+import subprocess
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--log", required=True, help="a shogi_match.py --log file (JSON lines)")
+    ap.add_argument("--game", type=int, required=True)
+    ap.add_argument("--side", choices=["b", "w"], required=True, help="whose moves to judge")
+    ap.add_argument("--engine", required=True, help="command line of the USI engine")
+    ap.add_argument("--movetime", type=int, default=500)
+    a = ap.parse_args()
+    game = next(g for g in map(json.loads, open(a.log)) if g["game"] == a.game)
+    start = game["start"]
+    position = "position startpos" if start.startswith("lnsgkgsnl/1r5b1/") and " b - 1" in start \
+        else f"position sfen {start}"
+    p = subprocess.Popen(shlex.split(a.engine), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         text=True, bufsize=1)
+
+    def send(s):
+        p.stdin.write(s + "\n")
+        p.stdin.flush()
+
+    def wait_for(word):
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                raise SystemExit("the engine quit")
+            if line.split()[:1] == [word]:
+                return line.strip()
+
+    send("usi")
+    wait_for("usiok")
+    send("isready")
+    wait_for("readyok")
+    moves = game["moves"]
+    first = 0 if (a.side == "b") == (start.split()[1] == "b") else 1
+    for ply in range(first, len(moves), 2):
+        send(f"{position} moves {' '.join(moves[:ply])}".rstrip())
+        send(f"go movetime {a.movetime}")
+        score, pv = "?", ""
+        while True:
+            line = p.stdout.readline().strip()
+            if line.startswith("info") and " score " in line:
+                score = line.split(" score ")[1].split(" nodes")[0]
+                pv = line.split(" pv ")[1] if " pv " in line else ""
+            if line.startswith("bestmove"):
+                break
+        best = line.split()[1]
+        print(f"ply {ply:3} played {moves[ply]:6} score {score:14} best {best:6} pv {pv[:48]}")
+    send("quit")
+
+
+if __name__ == "__main__":
+    main()
