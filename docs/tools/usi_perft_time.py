@@ -8,10 +8,10 @@ start-up is not counted. Prints nodes, best and median seconds and best nodes/se
       --option UCI_Variant=shogi --depth 5
 """
 import argparse
-import shlex
 import statistics
-import subprocess
 import time
+
+from usi import Engine
 
 
 def main():
@@ -22,41 +22,18 @@ def main():
     ap.add_argument("--depth", type=int, required=True)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
-    p = subprocess.Popen(shlex.split(a.engine), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def wait(tok):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise SystemExit("engine exited")
-            if line.strip().startswith(tok):
-                return line.strip()
-
-    send("usi")
-    wait("usiok")
-    for option in a.option:
-        name, value = option.split("=", 1)
-        send("setoption name %s value %s" % (name, value))
-    send("isready")
-    wait("readyok")
+    engine = Engine(a.engine, a.option)
     pos = "position startpos" if a.sfen == "startpos" else "position sfen " + a.sfen
     times, nodes = [], None
     for _ in range(a.repeat):
-        send(pos)
-        send("isready")
-        wait("readyok")
+        engine.send(pos)
+        engine.ready()
         t0 = time.perf_counter()
-        send("go perft %d" % a.depth)
-        line = wait("Nodes searched")
+        engine.send("go perft %d" % a.depth)
+        line = engine.wait("Nodes searched")
         times.append(time.perf_counter() - t0)
         nodes = int(line.split(":")[1])
-    send("quit")
-    p.wait()
+    engine.quit()
     best = min(times)
     print("nodes %d  best %.3f s  median %.3f s  best nps %.0f  runs %s"
           % (nodes, best, statistics.median(times), nodes / best, " ".join("%.3f" % t for t in times)))

@@ -9,8 +9,8 @@ the move that lost the game.
 """
 import argparse
 import json
-import shlex
-import subprocess
+
+from usi import Engine
 
 
 def main():
@@ -23,35 +23,16 @@ def main():
     a = ap.parse_args()
     game = next(g for g in map(json.loads, open(a.log)) if g["game"] == a.game)
     start = game["start"]
-    position = "position startpos" if start.startswith("lnsgkgsnl/1r5b1/") and " b - 1" in start \
-        else f"position sfen {start}"
-    p = subprocess.Popen(shlex.split(a.engine), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def wait_for(word):
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                raise SystemExit("the engine quit")
-            if line.split()[:1] == [word]:
-                return line.strip()
-
-    send("usi")
-    wait_for("usiok")
-    send("isready")
-    wait_for("readyok")
+    engine = Engine(a.engine)
     moves = game["moves"]
     first = 0 if (a.side == "b") == (start.split()[1] == "b") else 1
     for ply in range(first, len(moves), 2):
-        send(f"{position} moves {' '.join(moves[:ply])}".rstrip())
-        send(f"go movetime {a.movetime}")
+        played = f" moves {' '.join(moves[:ply])}" if ply else ""
+        engine.send(f"position sfen {start}{played}")
+        engine.send(f"go movetime {a.movetime}")
         score, pv = "?", ""
         while True:
-            line = p.stdout.readline().strip()
+            line = engine.line()
             if line.startswith("info") and " score " in line:
                 score = line.split(" score ")[1].split(" nodes")[0]
                 pv = line.split(" pv ")[1] if " pv " in line else ""
@@ -59,7 +40,7 @@ def main():
                 break
         best = line.split()[1]
         print(f"ply {ply:3} played {moves[ply]:6} score {score:14} best {best:6} pv {pv[:48]}")
-    send("quit")
+    engine.quit()
 
 
 if __name__ == "__main__":
