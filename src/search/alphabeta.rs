@@ -509,6 +509,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         };
         let team = self.pos.team_to_move();
         let in_check = self.pos.in_check();
+        // A mate on the board settles the node before any pruning or search.
         if !in_check && let Some(mv) = self.pos.mate_in_one() {
             if pv_node {
                 self.pv[ply].push(mv);
