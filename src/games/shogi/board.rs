@@ -272,6 +272,19 @@ pub struct Position {
     pub(super) checked: bool,
     /// The positions before each move played, oldest first.
     pub(super) history: Vec<Entry>,
+    /// How many positions of the line so far (history and the current one) have keys in
+    /// each slot of [`SEEN_SLOTS`]: sennichite needs four occurrences, and a slot below
+    /// four rules them out without walking back through a long game's history.
+    pub(super) seen: [u16; SEEN_SLOTS],
+}
+
+/// Slots of [`Position::seen`], a power of two indexed by the key's low bits.
+pub(super) const SEEN_SLOTS: usize = 1 << 12;
+
+/// The slot of [`Position::seen`] a key counts in.
+#[inline(always)]
+pub(super) fn seen_slot(key: u64) -> usize {
+    key as usize & (SEEN_SLOTS - 1)
 }
 
 /// Positions are equal when everything the rules and notation see is equal; the history
@@ -309,6 +322,7 @@ impl Position {
             key: 0,
             checked: false,
             history: Vec::with_capacity(HISTORY_CAPACITY),
+            seen: [0; SEEN_SLOTS],
         }
     }
 
@@ -496,6 +510,7 @@ impl Position {
         self.side = us ^ 1;
         self.move_number = self.move_number.wrapping_add(1);
         self.key = key;
+        self.seen[seen_slot(key)] += 1;
         self.checked = self.compute_checked();
         undo
     }
@@ -524,6 +539,7 @@ impl Position {
                 self.hands[us][usize::from(base_kind(undo.captured & 15))] -= 1;
             }
         }
+        self.seen[seen_slot(self.key)] -= 1;
         self.key = undo.key;
         self.checked = undo.checked;
         self.history.pop();
@@ -552,6 +568,7 @@ impl Position {
     pub fn play_null(&mut self) -> Undo {
         let undo = self.save_state(true);
         self.key ^= zobrist::GOTE_TO_MOVE;
+        self.seen[seen_slot(self.key)] += 1;
         self.side ^= 1;
         self.checked = false;
         undo
@@ -560,6 +577,7 @@ impl Position {
     /// Takes back `play_null`.
     pub fn take_back_null(&mut self, undo: Undo) {
         self.side ^= 1;
+        self.seen[seen_slot(self.key)] -= 1;
         self.key = undo.key;
         self.checked = undo.checked;
         self.history.pop();
@@ -682,6 +700,20 @@ mod tests {
         "ln1g3nl/1r1sg1k2/p1pppp1pp/6s2/1p5P1/2P6/PPSPPPP1P/2G3SR1/LN2KG1NL b Bbp 1",
     ];
 
+    /// The occurrence counts agree with the history and the current key.
+    fn check_seen(pos: &Position) {
+        let mut expected = [0u16; SEEN_SLOTS];
+        for entry in &pos.history {
+            expected[seen_slot(entry.key)] += 1;
+        }
+        expected[seen_slot(pos.key)] += 1;
+        assert!(
+            pos.seen == expected,
+            "occurrence counts after {}",
+            pos.sfen()
+        );
+    }
+
     #[test]
     fn make_unmake_restores_everything_and_keys_stay_exact() {
         let mut rng = Rng(11);
@@ -714,10 +746,12 @@ mod tests {
                     }
                     let mv = moves[rng.below(moves.len())];
                     played.push((mv, pos.make_move(mv), before.0));
+                    check_seen(&pos);
                 }
                 while let Some((mv, undo, before)) = played.pop() {
                     pos.unmake_move(mv, undo);
                     assert_eq!(pos, before);
+                    assert_eq!(pos.seen, before.seen);
                 }
                 assert!(pos.history.is_empty());
             }

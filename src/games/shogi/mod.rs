@@ -62,6 +62,9 @@ impl Position {
     /// previous occurrence loses; otherwise the game is drawn. Judging the last cycle is
     /// what cshogi and the usual referees do.
     pub fn sennichite(&self) -> Option<Outcome> {
+        if self.seen[board::seen_slot(self.key)] < SENNICHITE as u16 {
+            return None;
+        }
         let n = self.history.len();
         let mut count = 1;
         let mut previous = None;

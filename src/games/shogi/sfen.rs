@@ -152,6 +152,7 @@ impl Position {
             return Err(SfenError::OpponentInCheck(side_letter(them)));
         }
         pos.key = pos.compute_key();
+        pos.seen[super::board::seen_slot(pos.key)] = 1;
         pos.checked = pos.compute_checked();
         Ok(pos)
     }
