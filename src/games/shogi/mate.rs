@@ -13,9 +13,10 @@
 //! of captures alone stands pat through them.
 
 use super::board::{EMPTY, Move, Position, WALL, is_color, owner, piece};
+use super::movegen::push_with_promotions;
 use super::tables::{
-    self, ATTACK, BISHOP, DIRECTION, GOLD, KING, KNIGHT, LANCE, PAWN, ROOK, SILVER, SLIDER_MASK,
-    SLIDERS, STEPS, attack_index, bit, diff, oriented, relative_row, shift,
+    self, ATTACK, BISHOP, DIRECTION, GOLD, KING, KNIGHT, LANCE, ROOK, SILVER, SLIDER_MASK, SLIDERS,
+    STEPS, attack_index, bit, diff, oriented, shift,
 };
 use crate::core::{MateAnswer, MoveList};
 
@@ -108,19 +109,11 @@ impl Position {
                 if kind == KING {
                     continue;
                 }
-                let row = relative_row(us, to);
-                let may_promote = kind < GOLD && (row <= 2 || relative_row(us, from) <= 2);
-                let must_promote = match kind {
-                    PAWN | LANCE => row == 0,
-                    KNIGHT => row <= 1,
-                    _ => false,
-                };
-                for promote in [true, false] {
-                    let result = kind + if promote { 8 } else { 0 };
-                    if (promote && !may_promote) || (!promote && must_promote) {
-                        continue;
-                    }
-                    let mv = Move::new(from, to, promote);
+                // The move with and without promotion, as the rules allow.
+                let mut choices = MoveList::new();
+                push_with_promotions::<true>(us, kind, from, to, code != EMPTY, &mut choices);
+                for &mv in choices.iter() {
+                    let result = kind + if mv.is_promotion() { 8 } else { 0 };
                     if checks_from_here & bit(result) != 0 && self.mates(mv, contact.then_some(to))
                     {
                         return Some(mv);

@@ -391,7 +391,7 @@ impl Position {
 /// last rank, or a knight the last two, must. `QUIET == false` keeps only promotions and
 /// captures.
 #[inline(always)]
-fn push_with_promotions<const QUIET: bool>(
+pub(super) fn push_with_promotions<const QUIET: bool>(
     us: usize,
     kind: u8,
     from: u8,
