@@ -597,24 +597,46 @@ impl Position {
     /// behind itself, and a dropped pawn not yet on the board still blocks lines.
     #[inline]
     pub(super) fn attacked(&self, sq: u8, by: usize, vacated: u8, filled: u8) -> bool {
-        // Contact: the neighbours, whose kind the attack table judges at distance one.
+        self.find_attacker(sq, by, vacated, filled, |_, _| true)
+    }
+
+    /// Shows `visit` each piece of `by` that attacks `sq` (on the board as
+    /// [`Position::attacked`] sees it), once, as its square and kind, until `visit` answers
+    /// true; returns whether it did. The neighbours come first, judged by the attack table
+    /// at distance one, then knights, then sliders from further away.
+    #[inline]
+    pub(super) fn find_attacker(
+        &self,
+        sq: u8,
+        by: usize,
+        vacated: u8,
+        filled: u8,
+        mut visit: impl FnMut(u8, u8) -> bool,
+    ) -> bool {
         for &step in STEPS[usize::from(KING)] {
             let p = shift(sq, step);
             let code = self.board[usize::from(p)];
-            if is_color(code, by) && ATTACK[attack_index(by, p, sq)] & bit(code & 15) != 0 {
+            if is_color(code, by)
+                && ATTACK[attack_index(by, p, sq)] & bit(code & 15) != 0
+                && visit(p, code & 15)
+            {
                 return true;
             }
         }
         let knight = piece(by, KNIGHT);
         for &step in STEPS[usize::from(KNIGHT)] {
-            if self.board[usize::from(shift(sq, -oriented(by, step)))] == knight {
+            let p = shift(sq, -oriented(by, step));
+            if self.board[usize::from(p)] == knight && visit(p, KNIGHT) {
                 return true;
             }
         }
         for kind in SLIDERS {
             for &s in self.list(by, kind) {
+                // A slider next to `sq` was shown with the neighbours.
                 if ATTACK[attack_index(by, s, sq)] & bit(kind) != 0
                     && self.clear_between(s, sq, vacated, filled)
+                    && shift(s, DIRECTION[diff(s, sq)]) != sq
+                    && visit(s, kind)
                 {
                     return true;
                 }

@@ -12,11 +12,11 @@
 //! mates are mostly a piece dropped or moved next to the king, and a quiescence search
 //! of captures alone stands pat through them.
 
-use super::board::{EMPTY, Move, Position, WALL, is_color, owner, piece};
+use super::board::{EMPTY, Move, Position, WALL, is_color, owner};
 use super::movegen::push_with_promotions;
 use super::tables::{
-    self, ATTACK, BISHOP, DIRECTION, GOLD, KING, KNIGHT, LANCE, ROOK, SILVER, SLIDER_MASK, SLIDERS,
-    STEPS, attack_index, bit, diff, oriented, shift,
+    self, ATTACK, BISHOP, DIRECTION, GOLD, KING, KNIGHT, LANCE, ROOK, SILVER, SLIDER_MASK, STEPS,
+    attack_index, bit, diff, oriented, shift,
 };
 use crate::core::{MateAnswer, MoveList};
 
@@ -91,7 +91,10 @@ impl Position {
             // Our pieces on `to`'s lines: the movers, and the guards a drop there needs (a
             // board move is judged once played, as its mover may have been the guard).
             let mut movers = MoveList::new();
-            self.attackers(to, us, &mut movers);
+            self.find_attacker(to, us, 0, 0, |from, kind| {
+                movers.push((from, kind));
+                false
+            });
             if contact && movers.is_empty() {
                 continue;
             }
@@ -143,36 +146,6 @@ impl Position {
         }
         self.take_back(mv, undo);
         mates
-    }
-
-    /// The pieces of `by` that attack `sq`: their squares and kinds.
-    fn attackers(&self, sq: u8, by: usize, found: &mut MoveList<(u8, u8)>) {
-        for &step in STEPS[usize::from(KING)] {
-            let p = shift(sq, step);
-            let code = self.board[usize::from(p)];
-            let kind = code & 15;
-            if is_color(code, by) && ATTACK[attack_index(by, p, sq)] & bit(kind) != 0 {
-                found.push((p, kind));
-            }
-        }
-        let knight = piece(by, KNIGHT);
-        for &step in STEPS[usize::from(KNIGHT)] {
-            let p = shift(sq, -oriented(by, step));
-            if self.board[usize::from(p)] == knight {
-                found.push((p, KNIGHT));
-            }
-        }
-        for kind in SLIDERS {
-            for &s in self.list(by, kind) {
-                // Neighbours were found above.
-                if ATTACK[attack_index(by, s, sq)] & bit(kind) != 0
-                    && shift(s, DIRECTION[diff(s, sq)]) != sq
-                    && self.clear_between(s, sq, 0, 0)
-                {
-                    found.push((s, kind));
-                }
-            }
-        }
     }
 
     /// The mate search for the side to move (see the module docs).
