@@ -8,6 +8,7 @@
 //! - `notation`: `setup ...` lineups with [`SetupError`], the full form, the diagram.
 //! - `eval`: [`Eval`], the static evaluation the search uses.
 //! - `deploy`: [`deploy`], random but sensible lineups (布阵) for `go deploy`.
+//! - `record`: the referee's annotated plies ([`Entry`]) and how an open position writes them.
 //!
 //! ```
 //! use qiyi::core::Game;
@@ -26,11 +27,13 @@ mod deploy;
 mod eval;
 mod notation;
 mod position;
+mod record;
 
 pub use deploy::deploy;
 pub use eval::Eval;
 pub use notation::{DEFAULT_LINEUP, SetupError, parse_lineup};
 pub use position::{Move, Position, Undo};
+pub use record::{Clash, Entry, Ply, Report};
 
 use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};
 
@@ -143,22 +146,10 @@ impl Game for Position {
             }
             return Ok(mv);
         }
-        let split = text
-            .char_indices()
-            .skip(1)
-            .find(|&(_, c)| c.is_ascii_lowercase())
-            .map(|(i, _)| i);
-        let squares = split
-            .filter(|&i| text.is_char_boundary(i))
-            .and_then(|i| board::parse_name(&text[..i]).zip(board::parse_name(&text[i..])));
-        let Some((from, to)) = squares else {
+        let Some(mv) = record::parse_squares(text) else {
             anyhow::bail!(
                 "malformed move '{text}': expected two stations like i6i7, or pass, timeout, resign"
             );
-        };
-        let mv = Move {
-            from: from as u8,
-            to: to as u8,
         };
         let mut moves = MoveList::new();
         self.generate_moves(&mut moves);

@@ -42,6 +42,26 @@ pub fn team(seat: usize) -> usize {
     seat & 1
 }
 
+/// What stands on the target after `attacker` attacks `defender` (piece bytes), or
+/// [`EMPTY`] when both are removed: rule 1 bomb, 2 flag, 3 mine, 4 ranks.
+#[inline]
+pub fn survivor(attacker: u8, defender: u8) -> u8 {
+    let (a, d) = (rank_of(attacker), rank_of(defender));
+    if a == BOMB || d == BOMB {
+        EMPTY
+    } else if d == FLAG {
+        attacker
+    } else if d == MINE {
+        if a == ENGINEER { attacker } else { defender }
+    } else if a == d {
+        EMPTY
+    } else if a < d {
+        attacker
+    } else {
+        defender
+    }
+}
+
 /// A ply: a move `from`→`to` between stations, or one of the three plies without a piece
 /// (`from == SPECIAL`, `to` = [`Move::PASS`], [`Move::TIMEOUT`] or [`Move::RESIGN`]).
 /// Those are accepted from move lists but never generated.
@@ -505,21 +525,7 @@ impl Position {
             return false;
         }
         self.lift(to);
-        let (a, d) = (rank_of(attacker), rank_of(defender));
-        // Rule 1 bomb, 2 flag, 3 mine, 4 ranks; `winner` is what stands on `to` after.
-        let winner = if a == BOMB || d == BOMB {
-            EMPTY
-        } else if d == FLAG {
-            attacker
-        } else if d == MINE {
-            if a == ENGINEER { attacker } else { defender }
-        } else if a == d {
-            EMPTY
-        } else if a < d {
-            attacker
-        } else {
-            defender
-        };
+        let winner = survivor(attacker, defender);
         if winner != EMPTY {
             self.put(to, winner);
         }
@@ -529,7 +535,7 @@ impl Position {
         if winner != defender {
             self.on_removed(defender);
         }
-        if d == FLAG {
+        if rank_of(defender) == FLAG {
             self.eliminate(seat_of(defender));
         }
         true
