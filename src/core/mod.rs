@@ -86,12 +86,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn make_move(&mut self, mv: Self::Move) -> Self::Undo;
     /// Takes back the last move played with [`Game::make_move`].
     fn unmake_move(&mut self, mv: Self::Move, undo: Self::Undo);
-    /// The result when the game is over by rule, checked before generating moves. A
-    /// position with no legal move and no outcome here ends by [`Game::no_move_outcome`].
+    /// The result as the *search* scores the position, checked at every node before
+    /// generating moves. It may end a line sooner than the rules end the game: chess
+    /// scores a position repeated once as a draw, since a line that repeats once can
+    /// repeat forever. A position with no legal move and no outcome here ends by
+    /// [`Game::no_move_outcome`].
     fn outcome(&self) -> Option<Outcome>;
     /// How the game ends when the side to move has no legal move.
     fn no_move_outcome(&self) -> Outcome;
-    /// The full result, as the protocol reports it: `outcome`, else no legal move.
+    /// The result as the *rules* decide it, which the protocol reports (`query gameover`,
+    /// `query result`). By default `outcome`, else no legal move: games whose search
+    /// ends lines sooner than the rules (chess) override it.
     fn result(&self) -> Option<Outcome> {
         if let Some(outcome) = self.outcome() {
             return Some(outcome);

@@ -75,11 +75,38 @@ impl Position {
     /// last capture, pawn move or null move: a two-fold repetition, which is what the
     /// search needs (a line that repeats once can repeat forever).
     pub fn is_repetition(&self) -> bool {
+        self.earlier_keys().any(|key| key == self.key)
+    }
+
+    /// Keys of the earlier positions with the same side to move that the current one can
+    /// repeat: back to the last capture, pawn move or null move, nearest first.
+    fn earlier_keys(&self) -> impl Iterator<Item = u64> + '_ {
         let n = self.history.len();
         let reach = usize::from(self.halfmove).min(n);
         (4..=reach)
             .step_by(2)
-            .any(|back| self.history[n - back] == self.key)
+            .map(move |back| self.history[n - back])
+    }
+
+    /// How often the current position has occurred, this time included.
+    pub fn occurrences(&self) -> usize {
+        1 + self.earlier_keys().filter(|&key| key == self.key).count()
+    }
+
+    /// Whether the player to move may claim a draw (FIDE 9.2 and 9.3): the position has
+    /// occurred three times or fifty moves passed without a capture or pawn move, either
+    /// now or after the move the player announces. `moves` are the legal moves here.
+    fn draw_claimable(&self, moves: &MoveList<Move>) -> bool {
+        if self.occurrences() >= 3 || (self.halfmove >= 100 && !moves.is_empty()) {
+            return true;
+        }
+        moves.iter().any(|&mv| {
+            let mut after = self.clone();
+            after.play(mv);
+            let mut replies = MoveList::new();
+            after.generate_legal(&mut replies);
+            after.occurrences() >= 3 || (after.halfmove >= 100 && !replies.is_empty())
+        })
     }
 
     /// A diagram like Stockfish's `d`: the board, then `Fen:`, `Key:` and `Checkers:`.
@@ -181,6 +208,21 @@ impl Game for Position {
             }
         }
         None
+    }
+
+    /// The rules' verdict, which the protocol reports: checkmate and stalemate, then
+    /// insufficient material, then any draw the player to move may claim, which ends the
+    /// game as engine matches and online play end it. This is python-chess's
+    /// `outcome(claim_draw=True)`. The automatic fivefold and seventy-five-move draws
+    /// come after those claims, so they need no test of their own. A position repeated
+    /// only twice goes on, whatever the search makes of it.
+    fn result(&self) -> Option<Outcome> {
+        let mut moves = MoveList::new();
+        self.generate_legal(&mut moves);
+        if moves.is_empty() {
+            return Some(self.no_move_outcome());
+        }
+        (self.insufficient_material() || self.draw_claimable(&moves)).then_some(Outcome::Draw)
     }
 
     /// Checkmate loses, stalemate draws.
