@@ -38,7 +38,7 @@ impl WithGame for Bench {
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
             .collect();
-        let tt = TranspositionTable::new(self.hash_mb);
+        let tt = TranspositionTable::try_new(self.hash_mb).map_err(anyhow::Error::msg)?;
         let mut totals = BenchTotals::default();
         for (i, text) in positions.iter().enumerate() {
             let pos = G::from_notation(text)

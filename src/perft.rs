@@ -5,10 +5,18 @@
 use crate::core::{Evaluator, Game, MoveList};
 use crate::games::{GameKind, WithGame};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Leaf count of the legal move tree `depth` plies deep.
 pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
+    count(pos, depth, &AtomicBool::new(false))
+}
+
+/// [`perft`] that gives up once `stop` is raised (the count is then meaningless). The
+/// flag is read at every node above the leaves' parents: a load of a cache line nobody
+/// writes, lost among the move generations.
+fn count<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -17,42 +25,67 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32) -> u64 {
     if depth == 1 {
         return moves.len() as u64;
     }
+    if stop.load(Ordering::Relaxed) {
+        return 0;
+    }
     let mut nodes = 0;
     for &mv in moves.iter() {
         let undo = pos.make_move(mv);
-        nodes += perft(pos, depth - 1);
+        nodes += count(pos, depth - 1, stop);
         pos.unmake_move(mv, undo);
     }
     nodes
 }
 
 /// Per-root-move counts, in move generation order, counted on `threads` threads.
+pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(G::Move, u64)> {
+    match divide_until(pos, depth, threads, &AtomicBool::new(false)) {
+        Ok(counts) => counts,
+        Err(stopped) => unreachable!("nothing raises the flag: {stopped}"),
+    }
+}
+
+/// How far a [`divide_until`] got before its stop flag was raised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// Root moves whose count had finished.
+    pub counted: usize,
+    /// Root moves in all.
+    pub total: usize,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} of {} root moves counted", self.counted, self.total)
+    }
+}
+
+/// [`divide`] that the protocol can interrupt: once `stop` is raised it returns
+/// [`Stopped`] soon, and never a partial count.
 ///
 /// With threads, the work is split two plies deep (each root move's replies are counted
 /// in parallel too), so that a few root moves with very different subtrees still keep
 /// every core busy.
-pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(G::Move, u64)> {
+pub fn divide_until<G: Game>(
+    pos: &G,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<(G::Move, u64)>, Stopped> {
     if depth == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
     let roots: Vec<G::Move> = moves.to_vec();
-    if threads <= 1 {
-        return roots
-            .iter()
-            .map(|&mv| {
-                let mut child = pos.clone();
-                child.make_move(mv);
-                (mv, perft(&mut child, depth - 1))
-            })
-            .collect();
-    }
-    let count = |&mv: &G::Move| {
+    // A root move's count is kept only if the flag was still down when it finished.
+    let finished = |mv, nodes| (!stop.load(Ordering::SeqCst)).then_some((mv, nodes));
+    let split = |&mv: &G::Move| {
         let mut child = pos.clone();
         child.make_move(mv);
-        if depth < 3 {
-            return (mv, perft(&mut child, depth - 1));
+        if threads <= 1 || depth < 3 {
+            let nodes = count(&mut child, depth - 1, stop);
+            return finished(mv, nodes);
         }
         let mut replies = MoveList::new();
         child.legal_moves(&mut replies);
@@ -62,18 +95,31 @@ pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(G::Move, u64
             .map(|&reply| {
                 let mut grandchild = child.clone();
                 grandchild.make_move(reply);
-                perft(&mut grandchild, depth - 2)
+                count(&mut grandchild, depth - 2, stop)
             })
             .sum();
-        (mv, nodes)
+        finished(mv, nodes)
     };
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| roots.par_iter().map(count).collect()),
-        Err(err) => {
-            log::warn!("no thread pool ({err}); counting on one thread");
-            roots.iter().map(count).collect()
+    let counts: Vec<Option<(G::Move, u64)>> = if threads <= 1 {
+        roots.iter().map(split).collect()
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| roots.par_iter().map(split).collect()),
+            Err(err) => {
+                log::warn!("no thread pool ({err}); counting on one thread");
+                roots.iter().map(split).collect()
+            }
         }
+    };
+    let total = counts.len();
+    let done: Vec<(G::Move, u64)> = counts.into_iter().flatten().collect();
+    if done.len() < total {
+        return Err(Stopped {
+            counted: done.len(),
+            total,
+        });
     }
+    Ok(done)
 }
 
 /// `qiyi perft`: counts from a position given in the game's notation (or the start),

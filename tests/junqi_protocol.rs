@@ -104,10 +104,20 @@ fn searches_stop_and_bad_input_keeps_the_position() {
         "setoption name MaxPasses value many",
         "go sinc",
         "query nothing",
+        // Recorded plies, never moves the engine may choose.
+        "go depth 1 searchmoves pass",
+        "go depth 1 searchmoves timeout",
+        "go depth 1 searchmoves resign",
+        "go depth 1 searchmoves k6k7 pass",
     ] {
         let error = engine.ask(bad, "info string error");
         assert!(error.len() < 300, "{error}");
+        // Nothing ran: no bestmove follows the error.
+        engine.send("isready");
+        let lines = engine.until("readyok", 5 * SECOND);
+        assert_eq!(lines, ["readyok"], "{bad}");
     }
+    assert_eq!(query(&mut engine, "gameover"), "false");
     assert_eq!(
         engine.legal_moves(),
         before,

@@ -118,6 +118,19 @@ impl GameKind {
         }
     }
 
+    /// The options that change this game's rules (Junqi's `NoCombatDrawPlies`), known
+    /// without an engine for it, so they can be accepted before the game is chosen.
+    pub fn rule_options(self) -> Vec<OptionSpec> {
+        struct RuleOptions;
+        impl WithGame for RuleOptions {
+            type Output = Vec<OptionSpec>;
+            fn run<G: Game, E: Evaluator<G>>(self, _kind: GameKind, _eval: E) -> Self::Output {
+                G::rule_options()
+            }
+        }
+        self.dispatch(RuleOptions).unwrap_or_default()
+    }
+
     /// Runs `task` with this game's position and evaluator types: the one place where a
     /// game's name becomes its types.
     pub fn dispatch<T: WithGame>(self, task: T) -> Result<T::Output, String> {

@@ -7,7 +7,9 @@ use super::command::{Command, Query, Start};
 use super::dialect::Dialect;
 use super::parse::quote;
 use super::{Output, Session};
-use crate::core::{Evaluator, Game, MateAnswer, OptionKind, OptionSpec, Oracle, Outcome, Verdict};
+use crate::core::{
+    Evaluator, Game, MateAnswer, MoveList, OptionKind, OptionSpec, Oracle, Outcome, Verdict,
+};
 use crate::games::GameKind;
 use crate::perft;
 use crate::search::{self, Control, Limits, Report, SearchParams, TranspositionTable};
@@ -20,7 +22,7 @@ use std::time::Instant;
 const SEARCH_STACK: usize = 64 << 20;
 
 /// The options every game shares.
-fn engine_options() -> Vec<OptionSpec> {
+pub(super) fn engine_options() -> Vec<OptionSpec> {
     let spin = |name, default, min, max| OptionSpec {
         name,
         kind: OptionKind::Spin { default, min, max },
@@ -108,21 +110,15 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let name = self.dialect.option_alias(name).unwrap_or(name);
-        let oracle_options = self
-            .oracle
-            .as_ref()
-            .map(|o| o.options())
-            .unwrap_or_default();
-        let spec = engine_options()
-            .into_iter()
-            .chain(G::rule_options())
-            .chain(oracle_options.iter().cloned())
-            .find(|spec| spec.name.eq_ignore_ascii_case(name))
+        let spec = self
+            .option(name)
             .ok_or_else(|| format!("unknown option {}", quote(name)))?;
         let value = spec.validate(value)?;
         let number = || value.parse::<u64>().unwrap_or(0);
-        let for_oracle = oracle_options.iter().any(|o| o.name == spec.name);
+        let for_oracle = self
+            .oracle
+            .as_ref()
+            .is_some_and(|o| o.options().iter().any(|o| o.name == spec.name));
         let rule_position = match spec.name {
             "Hash" | "Threads" | "MultiPV" | "Move Overhead" | "MoveTimeLimit" | "Clear Hash"
             | "Ponder" => None,
@@ -191,9 +187,20 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     }
 
     fn go(&mut self, limits: Limits, searchmoves: &[String]) -> Result<(), String> {
+        // Only moves the engine may choose: a recorded ply that is no move (Junqi's `pass`)
+        // parses, but is not one of them.
+        let mut legal = MoveList::new();
+        self.position.legal_moves(&mut legal);
         let searchmoves = searchmoves
             .iter()
-            .map(|m| self.position.parse_move(m).map_err(|e| e.to_string()))
+            .map(|text| match self.position.parse_move(text) {
+                Ok(mv) if legal.iter().any(|&m| m == mv) => Ok(mv),
+                Ok(_) => Err(format!(
+                    "searchmoves: {} is not a move the engine may choose here",
+                    quote(text)
+                )),
+                Err(e) => Err(format!("searchmoves: {e}")),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let verdict = self
             .oracle
@@ -264,12 +271,20 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         })
     }
 
+    /// `go perft`: the per-move counts and `Nodes searched`, or, when `stop`, `quit` or a
+    /// new position interrupts it, only `info string perft stopped: ...` (never a partial
+    /// count that could pass for the real one).
     fn perft(&mut self, depth: u32) -> Result<(), String> {
+        self.control.reset(false);
         let pos = self.position.clone();
         let threads = self.params.threads;
+        let control = self.control.clone();
         self.spawn(move || {
             let start = Instant::now();
-            let counts = perft::divide(&pos, depth, threads);
+            let counts = match perft::divide_until(&pos, depth, threads, control.stop_flag()) {
+                Ok(counts) => counts,
+                Err(stopped) => return vec![format!("info string perft stopped: {stopped}")],
+            };
             let mut lines: Vec<String> = counts
                 .iter()
                 .map(|(mv, n)| format!("{}: {n}", G::move_name(*mv)))
@@ -367,6 +382,13 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
             .collect()
     }
 
+    fn option(&self, name: &str) -> Option<OptionSpec> {
+        let name = self.dialect.option_alias(name).unwrap_or(name);
+        self.options()
+            .into_iter()
+            .find(|spec| spec.name.eq_ignore_ascii_case(name))
+    }
+
     fn handle(&mut self, command: Command) -> Result<(), String> {
         // Commands that change the engine's state end a running job first, once they are
         // known to be valid.
@@ -394,7 +416,11 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
             Command::Perft { depth } => self.perft(depth)?,
             Command::Mate { time } => self.mate(time)?,
             Command::Stop | Command::GameOver | Command::Quit => self.stop(),
-            Command::PonderHit => self.control.ponderhit(),
+            Command::PonderHit => {
+                if !(self.busy() && self.control.ponderhit()) {
+                    return Err("ponderhit without a ponder search (go ponder); ignored".into());
+                }
+            }
             Command::Deploy => {
                 let seed = rand::random::<u64>();
                 let lineup = self.position.deploy(seed).map_err(|e| e.to_string())?;

@@ -14,9 +14,10 @@ mod parse;
 pub use command::{Command, Query, Start};
 pub use dialect::{DIALECTS, Dialect, Uci, Ugi, Usi};
 pub use engine::Engine;
+use engine::engine_options;
 pub use parse::{ParseError, parse, quote};
 
-use crate::core::{Evaluator, Game, OptionSpec};
+use crate::core::{Evaluator, Game, OptionKind, OptionSpec};
 use crate::games::{GameKind, WithGame};
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
@@ -75,6 +76,8 @@ pub trait Session: Send {
     fn set_dialect(&mut self, dialect: &'static dyn Dialect);
     /// Every option the engine declares after the handshake (besides `Game`).
     fn options(&self) -> Vec<OptionSpec>;
+    /// The declared option a `setoption` name means (case and dialect aliases aside).
+    fn option(&self, name: &str) -> Option<OptionSpec>;
     /// Runs one command; `Err` is reported as `info string error` and changed nothing.
     fn handle(&mut self, command: Command) -> Result<(), String>;
 }
@@ -110,6 +113,10 @@ struct Loop {
     game_fixed: bool,
     dialect: Option<&'static dyn Dialect>,
     session: Option<Box<dyn Session>>,
+    /// Every option set so far (but `Game` and buttons), the latest value of each: a new
+    /// game's engine gets those it declares, so the order of `setoption` lines never
+    /// matters (match runners send options in no fixed order, the game among them).
+    settings: Vec<(String, String)>,
 }
 
 impl Loop {
@@ -125,9 +132,58 @@ impl Loop {
                 .ok_or("no game selected: send uci, usi or ugi first (or start with --game)")?;
             let dialect = self.dialect.unwrap_or_else(|| default_dialect(kind));
             let out = self.out.clone();
-            self.session = Some(kind.dispatch(NewSession { dialect, out })?);
+            let mut session = kind.dispatch(NewSession { dialect, out })?;
+            for (name, value) in &self.settings {
+                if session.option(name).is_none() {
+                    continue;
+                }
+                let (name, value) = (name.clone(), value.clone());
+                if let Err(e) = session.handle(Command::SetOption { name, value }) {
+                    log::warn!("a setting kept for {kind} no longer applies: {e}");
+                }
+            }
+            self.session = Some(session);
         }
         Ok(self.session.as_mut().expect("session created above"))
+    }
+
+    /// `setoption` for anything but `Game`. The current game's engine takes what it
+    /// declares; a rule option of another game (or, before any game is chosen, any
+    /// game's option) is checked and kept for when that game is chosen.
+    fn set_option(&mut self, name: String, value: String) -> Result<(), String> {
+        let spec = if self.game.is_some() {
+            let session = self.session()?;
+            match session.option(&name) {
+                Some(spec) => {
+                    let command = Command::SetOption {
+                        name: name.clone(),
+                        value: value.clone(),
+                    };
+                    session.handle(command)?;
+                    Some(spec)
+                }
+                None => {
+                    let current = self.kind();
+                    GameKind::available()
+                        .filter(|&kind| kind != current)
+                        .flat_map(GameKind::rule_options)
+                        .find(|spec| spec.name.eq_ignore_ascii_case(&name))
+                }
+            }
+        } else {
+            engine_options()
+                .into_iter()
+                .chain(GameKind::available().flat_map(GameKind::rule_options))
+                .find(|spec| spec.name.eq_ignore_ascii_case(&name))
+        };
+        let spec = spec.ok_or_else(|| format!("unknown option {}", quote(&name)))?;
+        spec.validate(&value)?;
+        if !matches!(spec.kind, OptionKind::Button) {
+            self.settings
+                .retain(|(known, _)| !known.eq_ignore_ascii_case(&name));
+            self.settings.push((name, value));
+        }
+        Ok(())
     }
 
     fn hello(&mut self, dialect: &'static dyn Dialect) {
@@ -182,6 +238,7 @@ impl Loop {
             Command::SetOption { name, value } if name.eq_ignore_ascii_case("game") => {
                 self.set_game(&value)?
             }
+            Command::SetOption { name, value } => self.set_option(name, value)?,
             Command::Quit => {
                 if let Some(mut session) = self.session.take() {
                     session.handle(Command::Quit)?;
@@ -267,6 +324,7 @@ pub fn run(game: Option<GameKind>) {
         game_fixed: game.is_some(),
         dialect: None,
         session: None,
+        settings: Vec::new(),
     };
     if game.is_some()
         && let Err(message) = state.session()

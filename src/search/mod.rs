@@ -54,11 +54,22 @@ impl Control {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// The stop switch itself, for work that polls it in a hot loop (perft).
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
     /// The opponent played the expected move: the ponder search becomes a normal timed
-    /// search whose clock starts now.
-    pub fn ponderhit(&self) {
-        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    /// search whose clock starts now. `false`, changing nothing, when no search is
+    /// pondering: a stray `ponderhit` must not restart a timed search's clock.
+    pub fn ponderhit(&self) -> bool {
+        let mut start = self.start.lock().unwrap_or_else(|e| e.into_inner());
+        if !self.pondering.load(Ordering::SeqCst) {
+            return false;
+        }
+        *start = Instant::now();
         self.pondering.store(false, Ordering::SeqCst);
+        true
     }
 
     pub fn is_pondering(&self) -> bool {
