@@ -1,17 +1,19 @@
 //! Junqi perft against a second, deliberately simple move generator.
 //!
 //! The reference below shares nothing with the engine: it reads the board from
-//! `rules/junqi_board.json` (stations, rail edges, step edges) with a tiny extractor,
-//! reads the engine's full notation on its own, rides rails by walking straight over the
-//! JSON graph (taking an arc only where the straight way on would enter the centre), lets
-//! engineers breadth-first search the rail graph, and transcribes combat, eliminations and
-//! the turn order from the rules text. Positions are copied, never unmade. The counts live
-//! in `tests/perft/junqi.perft`; both generators must reproduce them.
+//! `tests/data/junqi_board.json` (stations, rail edges, step edges; a copy of the rules'
+//! board listing) with `serde_json`, reads the engine's full notation on its own, rides
+//! rails by walking straight over the JSON graph (taking an arc only where the straight way
+//! on would enter the centre), lets engineers breadth-first search the rail graph, and
+//! transcribes combat, eliminations and the turn order from the rules text. Positions are
+//! copied, never unmade. The counts live in `tests/perft/junqi.perft`; both generators must
+//! reproduce them.
 
 mod common;
 
 use qiyi::core::{Game, MoveList};
 use qiyi::games::junqi::Position;
+use serde_json::Value;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::OnceLock;
 
@@ -30,37 +32,36 @@ struct Graph {
     by_slot: HashMap<(usize, usize), usize>,
 }
 
-/// Every value of `"key": <value>` in `text`, in order.
-fn values<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
-    let pattern = format!("\"{key}\":");
-    text.match_indices(&pattern)
-        .map(|(i, _)| {
-            let rest = text[i + pattern.len()..].trim_start();
-            let end = rest.find([',', '\n', '}']).unwrap_or(rest.len());
-            rest[..end].trim().trim_matches('"')
-        })
-        .collect()
+/// The array `board[key]`.
+fn list<'a>(board: &'a Value, key: &str) -> &'a [Value] {
+    board[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{key} is an array"))
+}
+
+/// The string `item[key]`.
+fn text<'a>(item: &'a Value, key: &str) -> &'a str {
+    item[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} is a string in {item}"))
+}
+
+/// The integer `item[key]`.
+fn int(item: &Value, key: &str) -> i64 {
+    item[key]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{key} is an integer in {item}"))
 }
 
 fn graph() -> &'static Graph {
     static GRAPH: OnceLock<Graph> = OnceLock::new();
     GRAPH.get_or_init(|| {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/rules/junqi_board.json"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
-        let rail_at = text.find("\"rail_edges\"").unwrap();
-        let step_at = text.find("\"step_edges\"").unwrap();
-        let stations = &text[..rail_at];
-        let names = values(stations, "name");
-        let xs = values(stations, "x");
-        let ys = values(stations, "y");
-        let seats = values(stations, "seat");
-        let slots = values(stations, "index");
-        let kinds = values(stations, "kind");
-        let algs = values(stations, "alg");
-        let n = names.len();
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/junqi_board.json");
+        let file = std::fs::read_to_string(path).expect("tests/data/junqi_board.json");
+        let board: Value =
+            serde_json::from_str(&file).expect("tests/data/junqi_board.json is valid JSON");
+        let stations = list(&board, "stations");
+        let n = stations.len();
         let mut g = Graph {
             xy: Vec::new(),
             kind: Vec::new(),
@@ -72,37 +73,43 @@ fn graph() -> &'static Graph {
             by_slot: HashMap::new(),
         };
         let mut by_name = HashMap::new();
-        for i in 0..n {
-            let xy = (xs[i].parse().unwrap(), ys[i].parse().unwrap());
+        for (i, station) in stations.iter().enumerate() {
+            let coord = |key| i32::try_from(int(station, key)).unwrap();
+            let xy = (coord("x"), coord("y"));
             g.xy.push(xy);
-            g.kind.push(kinds[i].to_string());
-            g.alg.push(algs[i].to_string());
+            g.kind.push(text(station, "kind").to_string());
+            g.alg.push(text(station, "alg").to_string());
             g.by_xy.insert(xy, i);
-            by_name.insert(names[i].to_string(), i);
-            if let Some(seat) = SEATS.iter().position(|c| seats[i] == c.to_string()) {
-                g.by_slot.insert((seat, slots[i].parse().unwrap()), i);
+            by_name.insert(text(station, "name").to_string(), i);
+            // The nine centre stations have a null seat and belong to no one's slots.
+            let seat = station["seat"].as_str();
+            if let Some(seat) = SEATS
+                .iter()
+                .position(|c| seat == Some(c.to_string().as_str()))
+            {
+                let slot = usize::try_from(int(station, "index")).unwrap();
+                g.by_slot.insert((seat, slot), i);
             }
         }
-        let section = |part: &str| -> Vec<(usize, usize, String)> {
-            let a = values(part, "a_name");
-            let b = values(part, "b_name");
-            let cls = values(part, "cls");
-            (0..a.len())
-                .map(|i| {
-                    let c = cls.get(i).map_or(String::new(), |c| c.to_string());
-                    (by_name[a[i]], by_name[b[i]], c)
+        let section = |key: &str| -> Vec<(usize, usize, Option<&str>)> {
+            list(&board, key)
+                .iter()
+                .map(|edge| {
+                    let a = by_name[text(edge, "a_name")];
+                    let b = by_name[text(edge, "b_name")];
+                    (a, b, edge["cls"].as_str())
                 })
                 .collect()
         };
-        for (a, b, cls) in section(&text[rail_at..step_at]) {
+        for (a, b, cls) in section("rail_edges") {
             g.rail[a].push(b);
             g.rail[b].push(a);
-            if cls == "arc" {
+            if cls == Some("arc") {
                 g.arc[a] = Some(b);
                 g.arc[b] = Some(a);
             }
         }
-        for (a, b, _) in section(&text[step_at..]) {
+        for (a, b, _) in section("step_edges") {
             g.step[a].push(b);
             g.step[b].push(a);
         }

@@ -292,42 +292,45 @@ fn build() -> Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
     use std::collections::BTreeSet;
 
-    /// Every value of `"key": <value>` in `text`, in order (the JSON file is regular).
-    fn values<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
-        let pattern = format!("\"{key}\":");
-        text.match_indices(&pattern)
-            .map(|(i, _)| {
-                let rest = text[i + pattern.len()..].trim_start();
-                let end = rest.find([',', '\n', '}']).unwrap_or(rest.len());
-                rest[..end].trim().trim_matches('"')
-            })
-            .collect()
+    /// The board listing kept with the tests (a copy of the rules' `junqi_board.json`).
+    fn json() -> Value {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/junqi_board.json");
+        let text = std::fs::read_to_string(path).expect("tests/data/junqi_board.json");
+        serde_json::from_str(&text).expect("tests/data/junqi_board.json is valid JSON")
     }
 
-    fn json() -> String {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/rules/junqi_board.json"
-        );
-        std::fs::read_to_string(path).expect("rules/junqi_board.json beside the worktree")
+    /// The array `board[key]`.
+    fn list<'a>(board: &'a Value, key: &str) -> &'a [Value] {
+        board[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key} is an array"))
+    }
+
+    /// The string `item[key]`.
+    fn text<'a>(item: &'a Value, key: &str) -> &'a str {
+        item[key]
+            .as_str()
+            .unwrap_or_else(|| panic!("{key} is a string in {item}"))
+    }
+
+    /// The integer `item[key]`.
+    fn int(item: &Value, key: &str) -> i32 {
+        item[key]
+            .as_i64()
+            .and_then(|v| i32::try_from(v).ok())
+            .unwrap_or_else(|| panic!("{key} is an i32 in {item}"))
     }
 
     /// Station names → my stations, and the edge lists of one section as station pairs.
-    fn edges(text: &str, section: &str, names: &[(String, usize)]) -> BTreeSet<(usize, usize)> {
-        let start = text.find(&format!("\"{section}\"")).unwrap();
-        let after = start + section.len() + 2;
-        let end = text[after..]
-            .find("_edges\"")
-            .map_or(text.len(), |i| after + i);
-        let part = &text[start..end];
+    fn edges(board: &Value, section: &str, names: &[(String, usize)]) -> BTreeSet<(usize, usize)> {
         let lookup = |n: &str| names.iter().find(|(name, _)| name == n).unwrap().1;
-        values(part, "a_name")
-            .into_iter()
-            .zip(values(part, "b_name"))
-            .map(|(a, b)| {
-                let (a, b) = (lookup(a), lookup(b));
+        list(board, section)
+            .iter()
+            .map(|edge| {
+                let (a, b) = (lookup(text(edge, "a_name")), lookup(text(edge, "b_name")));
                 (a.min(b), a.max(b))
             })
             .collect()
@@ -335,19 +338,14 @@ mod tests {
 
     #[test]
     fn tables_equal_the_json_board() {
-        let text = json();
-        let stations = &text[..text.find("\"rail_edges\"").unwrap()];
-        let (names, xs, ys, kinds, algs) = (
-            values(stations, "name"),
-            values(stations, "x"),
-            values(stations, "y"),
-            values(stations, "kind"),
-            values(stations, "alg"),
-        );
-        assert_eq!(names.len(), STATIONS);
+        let board = json();
+        let stations = list(&board, "stations");
+        assert_eq!(stations.len(), STATIONS);
         let mut map = Vec::new();
-        for i in 0..STATIONS {
-            let (x, y): (i32, i32) = (xs[i].parse().unwrap(), ys[i].parse().unwrap());
+        for station in stations {
+            let (x, y) = (int(station, "x"), int(station, "y"));
+            let station_name = text(station, "name");
+            let alg = text(station, "alg");
             let s = TABLES.station(x, y).expect("JSON station on my board");
             let kind = match TABLES.kind[s] {
                 Kind::Rail => "rail",
@@ -355,13 +353,13 @@ mod tests {
                 Kind::Camp => "camp",
                 Kind::Hq => "hq",
             };
-            assert_eq!(kind, kinds[i], "{}", names[i]);
-            assert_eq!(name(s), algs[i]);
-            assert_eq!(parse_name(algs[i]), Some(s));
-            map.push((names[i].to_string(), s));
+            assert_eq!(kind, text(station, "kind"), "{station_name}");
+            assert_eq!(name(s), alg);
+            assert_eq!(parse_name(alg), Some(s));
+            map.push((station_name.to_string(), s));
         }
-        let rail_json = edges(&text, "rail_edges", &map);
-        let step_json = edges(&text, "step_edges", &map);
+        let rail_json = edges(&board, "rail_edges", &map);
+        let step_json = edges(&board, "step_edges", &map);
         assert_eq!(rail_json.len(), 92);
         assert_eq!(step_json.len(), 272);
         let collect = |table: &dyn Fn(usize) -> Vec<u8>| {
