@@ -362,6 +362,42 @@ mod tests {
         }
     }
 
+    /// A `sh` engine from a script without single quotes.
+    fn script(text: &str) -> Player {
+        let spec = EngineSpec::new(&format!("sh -c '{text}'"), &[]).unwrap();
+        Player::start(&spec, "test".into()).unwrap()
+    }
+
+    #[test]
+    fn a_late_answer_is_skipped_not_taken_for_the_next_move() {
+        // The first search answers after 300 ms, the second at once.
+        let mut player = script(
+            "n=0; while read -r line; do case $line in \
+             ugi) echo ugiok;; isready) echo readyok;; quit) exit 0;; \
+             go*) n=$((n+1)); if [ $n = 1 ]; then sleep 0.3; echo bestmove first; \
+             else echo info depth 1; echo bestmove second; fi;; esac; done",
+        );
+        assert!(player.prepare(&[("Hash".into(), "1".into())]));
+        assert_eq!(player.go("position startpos", 10, 50), Answer::Late);
+        assert_eq!(
+            player.go("position startpos", 10, 2000),
+            Answer::Given("second".into())
+        );
+        Player::end_all(std::slice::from_mut(&mut player));
+        assert!(player.child.try_wait().unwrap().is_some());
+    }
+
+    #[test]
+    fn a_dead_engine_is_gone_and_an_unknown_one_an_error() {
+        let mut player = script("read -r line; exit 0");
+        assert!(!player.prepare(&[]));
+        assert!(player.is_gone());
+        assert_eq!(player.go("position startpos", 10, 10), Answer::Gone);
+        let missing = EngineSpec::new("/nonexistent/engine --x", &[]).unwrap();
+        let error = Player::start(&missing, "test".into()).err().unwrap();
+        assert!(error.to_string().contains("/nonexistent/engine"), "{error}");
+    }
+
     #[test]
     fn options_are_name_equals_value() {
         assert_eq!(
