@@ -363,11 +363,13 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
     let mut plies = 0;
     let mut out: Vec<(usize, &'static str)> = Vec::new();
 
+    let mut adjudicated = false;
     let outcome = loop {
         if let Some(outcome) = pos.result() {
             break outcome;
         }
         if config.max_plies > 0 && plies >= config.max_plies {
+            adjudicated = true;
             break Outcome::Draw;
         }
         let seat = pos.side_to_move();
@@ -418,9 +420,7 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
     Player::end_all(&mut table.players);
 
     let reason = match outcome {
-        Outcome::Draw if config.max_plies > 0 && plies >= config.max_plies => {
-            format!("adjudicated after {plies} plies")
-        }
+        Outcome::Draw if adjudicated => format!("adjudicated after {plies} plies"),
         Outcome::Draw => format!("no piece taken in {} plies", config.draw_plies),
         Outcome::Win(winner) => {
             let losers: Vec<String> = out
