@@ -9,5 +9,6 @@ pub mod core;
 pub mod games;
 pub mod perft;
 pub mod protocol;
+pub mod referee;
 pub mod search;
 pub mod tune;

@@ -1,6 +1,7 @@
 //! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
 //! correctness and speed figures, `tune` for the chess and shogi evaluations' weights, `solve` for
-//! the FourSquare table. Dispatch only; the work lives in the library.
+//! the FourSquare table, `referee` for Junqi matches between engines. Dispatch only; the work
+//! lives in the library.
 
 use clap::{Parser, Subcommand};
 use qiyi::bench::Bench;
@@ -88,6 +89,10 @@ enum Action {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
+    /// Play a Junqi match between two UGI engines given as command lines: games in pairs
+    /// with sides swapped, forfeits judged by the rules, a record file and an Elo table.
+    #[command(after_help = qiyi::referee::HELP)]
+    Referee(Box<qiyi::referee::Config>),
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -157,6 +162,7 @@ fn main() -> ExitCode {
             }
             other => Err(anyhow::anyhow!("{other} is too large to solve")),
         },
+        Some(Action::Referee(config)) => qiyi::referee::run(&config),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

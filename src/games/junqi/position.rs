@@ -597,6 +597,23 @@ impl Position {
         }
     }
 
+    /// A referee's forfeit (a crashed engine): `seat` is eliminated at once, whoever is to
+    /// move. It is not a ply: no pass is counted and it cannot be taken back. Its pieces
+    /// leaving reset the no-combat counter; if it was the seat to move, the turn passes on
+    /// with the usual turn-start eliminations. Nothing happens to a seat already out or
+    /// after the end of the game.
+    pub fn forfeit(&mut self, seat: usize) {
+        if self.is_out(seat) || self.rule_outcome().is_some() {
+            return;
+        }
+        if self.eliminate(seat) {
+            self.quiet = 0;
+        }
+        if usize::from(self.side) == seat {
+            self.next_turn(seat);
+        }
+    }
+
     /// Takes back [`Position::play`].
     pub fn take_back(&mut self, mv: Move, undo: Undo) {
         let mut revived = self.out & !undo.out;

@@ -641,3 +641,54 @@ fn a_piece_in_the_centre_counts_as_a_move_at_turn_start() {
     assert_eq!(pos.side_to_move(), 1);
     assert!(!from(&pos, "i9").is_empty());
 }
+
+#[test]
+fn a_forfeit_eliminates_any_seat_and_passes_the_turn_only_from_the_mover() {
+    let pieces = [("g6", "Sd"), ("l7", "Ed"), ("k12", "Nd"), ("f11", "Wd")];
+    let mut pos = build('S', &pieces);
+    play(&mut pos, "g6g5");
+    assert_eq!(pos.quiet_plies(), 1);
+    // N is not to move: it leaves, E keeps the turn, the counter restarts.
+    pos.forfeit(seat('N'));
+    assert!(pos.is_out(seat('N')));
+    assert_eq!(at(&pos, "k12"), ".");
+    assert_eq!(pos.side_to_move(), seat('E'));
+    assert_eq!(pos.quiet_plies(), 0);
+    assert_eq!(pos.passes(seat('N')), 0, "a forfeit is not a pass");
+    assert_eq!(pos.hash(), pos.compute_hash());
+    // Again: nothing changes.
+    let before = pos.to_notation();
+    pos.forfeit(seat('N'));
+    assert_eq!(pos.to_notation(), before);
+    // E is to move: the turn passes to W (N is out), and S's team is not out yet.
+    pos.forfeit(seat('E'));
+    assert_eq!(pos.side_to_move(), seat('W'));
+    assert_eq!(pos.outcome(), None);
+    assert_eq!(pos.hash(), pos.compute_hash());
+    // S, not to move, is the last of its team: E+W win.
+    pos.forfeit(seat('S'));
+    assert_eq!(pos.outcome(), Some(Outcome::Win(1)));
+    // After the end of the game a forfeit changes nothing.
+    let over = pos.to_notation();
+    pos.forfeit(seat('W'));
+    assert_eq!(pos.to_notation(), over);
+
+    // The mover's forfeit leaves the next seat without a move: it goes out at the start
+    // of its turn, as after a ply.
+    let mut pos = build_with(
+        'S',
+        "",
+        &[("g6", "Sd"), ("k12", "Nd"), ("f11", "Wd")],
+        false,
+    );
+    pos.forfeit(seat('S'));
+    assert!(
+        pos.is_out(seat('E')),
+        "E had no move at the start of its turn"
+    );
+    assert_eq!(pos.side_to_move(), seat('N'));
+    assert_eq!(
+        Position::from_notation(&pos.to_notation()).unwrap().hash(),
+        pos.hash()
+    );
+}

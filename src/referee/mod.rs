@@ -1,0 +1,277 @@
+//! `qiyi referee`: a match runner for Junqi between two UGI engines given as command lines.
+//!
+//! - `engine`: one engine process — start, handshake, `go` with a deadline, `stop`, `quit`
+//!   then kill, reaping.
+//! - `game`: one game — lineups, the turn loop with its forfeits, what each process is
+//!   told in each `Info` mode, the record.
+//! - `score`: the running score, the Elo estimate and the final table.
+//!
+//! This module holds the match: its settings, the game pairs (sides swap every other game
+//! with the same lineups), the games run in parallel, the progress lines, the record file.
+//! The rules are [`crate::games::junqi::Position`]'s: the referee keeps the open position
+//! and writes what each seat may see from it.
+
+mod engine;
+mod game;
+mod score;
+
+pub use engine::{EngineSpec, split_command};
+pub use game::{Event, Faults, GameReport, Transcript, View};
+pub use score::{Elo, Tally};
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+
+/// What the engines are told about each other's pieces (`setoption name Info`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Info {
+    /// Every lineup, plain plies.
+    Open,
+    /// A process's own team's lineups; plies annotated with the referee's reports.
+    DoubleOpen,
+    /// A process's own seats' lineups only; annotated plies.
+    Dark,
+}
+
+impl Info {
+    /// The name the rules give the mode.
+    pub fn name(self) -> &'static str {
+        match self {
+            Info::Open => "open",
+            Info::DoubleOpen => "double-open",
+            Info::Dark => "dark",
+        }
+    }
+
+    /// The `Info` value for a process playing `seats`: a process that plays both partners
+    /// of a team knows both their lineups, so in the dark game it is in double-open.
+    pub fn told(self, seats: &[usize]) -> Info {
+        match self {
+            Info::Dark if seats.len() > 1 => Info::DoubleOpen,
+            info => info,
+        }
+    }
+}
+
+/// Where the lineups come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lineups {
+    /// Drawn by the referee from the seeded generator; the same four for both games of a
+    /// pair.
+    Random,
+    /// Each seat's engine answers `go deploy`; an invalid or missing lineup is replaced by
+    /// a random one.
+    Engine,
+}
+
+/// The `--help` text after the options: the forfeit policy and the record format.
+pub const HELP: &str = "\
+Team A plays S+N and B plays E+W in odd-numbered games; the next game swaps the teams and
+keeps the four lineups, so each pair of games is fair. S moves first.
+
+Seat mode (--seats, the default) starts four processes per game, one per seat; team mode
+(--teams) starts two, each playing both seats of its team. Each process is sent
+`setoption name Info value open|double-open|dark`, NoCombatDrawPlies, MaxPasses and its
+--option-a/-b, then `uginewgame`, and every turn the whole game: `position setup
+S:<lineup|-> E:.. N:.. W:.. first S moves ...` and `go movetime <ms>`. It is given the
+lineups it may see (`-` for the others): all in open, its team's in double-open, its own
+seat's in dark. A team-mode process always knows both of its team's lineups, so in a dark
+match it is told (and sees) double-open. Open plies are plain (i6i7); double-open and dark
+plies carry the referee's reports (i6i7=m, f7f8=w+h17, k6k7=b#) and out:<seat> tokens.
+
+Forfeits:
+  illegal or malformed move  played as `pass` (counts towards MaxPasses)
+  no bestmove within movetime + margin
+                             played as `timeout` (counts towards MaxPasses); the engine
+                             is sent `stop` and its late answer is ignored
+  crash, end of output, failed write, no answer to ugi/isready within 10 s
+                             each seat of that process is out at its next turn:
+                             `out:<seat>` in the record (in open mode `resign`, which
+                             the rules treat the same), all its pieces leave, the game
+                             goes on for the others
+  invalid or late lineup (--lineups engine)
+                             replaced by a random one from the seeded generator
+Games reaching --max-plies are adjudicated drawn. After each game every process is sent
+`quit` and killed if it has not exited within a second.
+
+The record file gets two lines per game: a `#` line (game number, who played which team,
+result, reason, plies, mode, rule options) and `position setup S:<l> E:<l> N:<l> W:<l>
+first S moves ...` with every lineup and the plies as open-mode engines are told them
+(plain) or, in double-open and dark matches, annotated.";
+
+/// The settings of a match (the `qiyi referee` command line).
+#[derive(Clone, Debug, clap::Args)]
+pub struct Config {
+    /// An engine's command line, split as a shell would (quotes and backslashes; no
+    /// variables or pipes). Give it twice: engine A, then engine B.
+    #[arg(long = "engine", value_name = "COMMAND", required = true)]
+    pub engines: Vec<String>,
+    /// An option for engine A, sent as `setoption` before every game (repeatable).
+    #[arg(long = "option-a", value_name = "NAME=VALUE")]
+    pub options_a: Vec<String>,
+    /// An option for engine B (repeatable).
+    #[arg(long = "option-b", value_name = "NAME=VALUE")]
+    pub options_b: Vec<String>,
+    /// What each process may see of the others' lineups.
+    #[arg(long, value_enum, default_value_t = Info::Open)]
+    pub info: Info,
+    /// One process per seat, four per game (the default).
+    #[arg(long, conflicts_with = "teams")]
+    pub seats: bool,
+    /// One process per team, two per game, each playing both seats of its team (in a dark
+    /// match it still knows both of its team's lineups: double-open).
+    #[arg(long)]
+    pub teams: bool,
+    /// Who chooses the lineups.
+    #[arg(long, value_enum, default_value_t = Lineups::Random)]
+    pub lineups: Lineups,
+    /// Seed of the lineups; a random one (printed) when absent.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Number of games (an even number gives whole pairs).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at once, each on its own thread with its own processes.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Milliseconds per move (`go movetime`).
+    #[arg(long, default_value_t = 1000)]
+    pub movetime: u64,
+    /// Milliseconds allowed beyond the movetime before a `timeout`.
+    #[arg(long, default_value_t = 500)]
+    pub margin: u64,
+    /// NoCombatDrawPlies: plies without a piece leaving the board before a draw (0 = off).
+    #[arg(long, default_value_t = 50)]
+    pub draw_plies: u16,
+    /// MaxPasses: the pass or timeout that eliminates its seat (0 = never).
+    #[arg(long, default_value_t = 5)]
+    pub max_passes: u8,
+    /// Plies after which the referee adjudicates a draw (0 = never).
+    #[arg(long, default_value_t = 2000)]
+    pub max_plies: usize,
+    /// Append every game's record to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+impl Config {
+    /// `seats` or `teams`, for the record.
+    fn seating(&self) -> &'static str {
+        if self.teams { "teams" } else { "seats" }
+    }
+}
+
+/// Both games of pair `pair` draw from this generator: the same lineups, and the same
+/// replacements for invalid ones.
+fn pair_rng(seed: u64, pair: usize) -> StdRng {
+    StdRng::seed_from_u64(seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Runs the match: the games, a progress line per game and the final table on stdout,
+/// the records appended to `--out`.
+pub fn run(config: &Config) -> anyhow::Result<()> {
+    let [a, b] = config.engines.as_slice() else {
+        anyhow::bail!(
+            "give exactly two engines (--engine A --engine B), got {}",
+            config.engines.len()
+        );
+    };
+    let specs = [
+        EngineSpec::new(a, &config.options_a)?,
+        EngineSpec::new(b, &config.options_b)?,
+    ];
+    if config.games == 0 {
+        anyhow::bail!("--games 0: nothing to play");
+    }
+    if config.concurrency == 0 {
+        anyhow::bail!("--concurrency 0: no game could run");
+    }
+    let seed = config.seed.unwrap_or_else(rand::random);
+    let mut out = match &config.out {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| anyhow::anyhow!("cannot open record file {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    println!(
+        "qiyi referee: {} games, info {}, {}, lineups {}, seed {seed}, movetime {} ms",
+        config.games,
+        config.info.name(),
+        config.seating(),
+        match config.lineups {
+            Lineups::Random => "random",
+            Lineups::Engine => "engine",
+        },
+        config.movetime
+    );
+    println!("A: {}", specs[0].command);
+    println!("B: {}", specs[1].command);
+
+    let next = AtomicUsize::new(0);
+    let abort = AtomicBool::new(false);
+    let (sender, results) = channel();
+    let mut tally = Tally::default();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.min(config.games) {
+            let sender = sender.clone();
+            let (next, abort, specs) = (&next, &abort, &specs);
+            scope.spawn(move || {
+                while !abort.load(Ordering::SeqCst) {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    if index >= config.games {
+                        break;
+                    }
+                    let pairing = game::Pairing {
+                        number: index + 1,
+                        engines: [&specs[0], &specs[1]],
+                        a_team: index % 2,
+                        rng: pair_rng(seed, index / 2),
+                    };
+                    if sender.send(game::play(config, pairing)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for result in results {
+            match result {
+                Ok(report) => {
+                    tally.add(&report);
+                    let (a, b) = tally.points();
+                    println!(
+                        "game {}/{}: {}, {} plies, {}; score A {a} - B {b}",
+                        report.number,
+                        config.games,
+                        report.result_text(),
+                        report.plies,
+                        report.reason
+                    );
+                    if let Some(file) = out.as_mut()
+                        && let Err(e) = file.write_all(report.record.as_bytes())
+                    {
+                        log::error!("cannot write the record: {e}");
+                    }
+                }
+                Err(e) => {
+                    abort.store(true, Ordering::SeqCst);
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    print!("{}", tally.table(config));
+    Ok(())
+}

@@ -1,0 +1,489 @@
+//! `qiyi referee` end to end: short qiyi-against-qiyi matches in seat and team mode whose
+//! records replay through the engine, and the forfeits (illegal move, timeout, crash, bad
+//! deployment, an engine that will not quit) against the fake engine
+//! `tests/referee_fake.sh`, which also shows what each seat was told in the dark game.
+
+mod common;
+
+use common::Engine;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The engine under test, as a referee command line.
+fn qiyi() -> String {
+    format!("'{}' --game junqi", env!("CARGO_BIN_EXE_qiyi"))
+}
+
+/// The fake engine logging into `logs`, deploying `lineup`, answering `answers`.
+fn fake(logs: &Path, lineup: &str, answers: &str) -> String {
+    format!(
+        "sh '{}/tests/referee_fake.sh' '{}' {lineup} {answers}",
+        env!("CARGO_MANIFEST_DIR"),
+        logs.display()
+    )
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("referee")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a finished match left: its stdout and the record file.
+struct Match {
+    stdout: String,
+    record: String,
+}
+
+impl Match {
+    /// The `#` header lines and `position` lines of the record, in pairs.
+    fn games(&self) -> Vec<(&str, &str)> {
+        let lines: Vec<&str> = self.record.lines().collect();
+        assert_eq!(lines.len() % 2, 0, "{}", self.record);
+        lines
+            .chunks(2)
+            .map(|pair| {
+                assert!(pair[0].starts_with("# game "), "{}", pair[0]);
+                assert!(pair[1].starts_with("position setup S:"), "{}", pair[1]);
+                (pair[0], pair[1])
+            })
+            .collect()
+    }
+
+    /// The moves list of game `i` (0-based), as tokens.
+    fn moves(&self, i: usize) -> Vec<&str> {
+        let (_, position) = self.games()[i];
+        position
+            .split_once(" moves ")
+            .map_or(Vec::new(), |(_, moves)| moves.split(' ').collect())
+    }
+
+    /// The faults row of an engine in the final table: illegal, timeouts, crashes,
+    /// bad lineups.
+    fn faults(&self, engine: &str) -> Vec<u32> {
+        let row = self
+            .stdout
+            .lines()
+            .rev()
+            .find(|l| l.split_whitespace().next() == Some(engine))
+            .unwrap_or_else(|| panic!("no faults row for {engine}: {}", self.stdout));
+        row.split_whitespace()
+            .skip(1)
+            .map(|n| n.parse().unwrap())
+            .collect()
+    }
+}
+
+/// Runs `qiyi referee` with `args` and a record file in `dir`; it must succeed within
+/// `limit`.
+fn referee(dir: &Path, args: &[&str], limit: Duration) -> Match {
+    let record = dir.join("record.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .arg("referee")
+        .args(args)
+        .arg("--out")
+        .arg(&record)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("qiyi starts");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("the match took longer than {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{stdout}");
+    eprintln!("{stdout}");
+    Match {
+        stdout,
+        record: std::fs::read_to_string(&record).unwrap_or_default(),
+    }
+}
+
+/// The engine's answer to `query result` for a header: `A wins (A S+N)` → `p1win`.
+fn expected_result(header: &str) -> &'static str {
+    let a_team = if header.contains("(A S+N)") { 0 } else { 1 };
+    if header.contains("; A wins") {
+        ["p1win", "p2win"][a_team]
+    } else if header.contains("; B wins") {
+        ["p2win", "p1win"][a_team]
+    } else {
+        assert!(header.contains("; draw"), "{header}");
+        "draw"
+    }
+}
+
+/// Feeds every recorded game to a fresh engine with the header's rule options: the
+/// position is accepted, the game is over with the recorded result, and `d` prints it.
+fn replays(game: &Match) {
+    for (header, position) in game.games() {
+        let mut engine = Engine::start_with_cache(&["--game", "junqi"], &common::test_cache_dir());
+        engine.send("ugi");
+        engine.until("ugiok", Duration::from_secs(10));
+        let rules = header
+            .split_once("; rules ")
+            .expect("rules in the header")
+            .1;
+        for rule in rules.split_whitespace() {
+            let (name, value) = rule.split_once('=').unwrap();
+            engine.send(&format!("setoption name {name} value {value}"));
+        }
+        engine.send(position);
+        let over = engine.ask("query gameover", "");
+        assert_eq!(over, "response true", "{header}");
+        let result = engine.ask("query result", "");
+        assert_eq!(result, format!("response {}", expected_result(header)));
+        engine.send("d");
+        let diagram = engine.until("position: ", Duration::from_secs(10));
+        assert!(
+            diagram.iter().all(|l| !l.starts_with("info string error")),
+            "{diagram:#?}"
+        );
+    }
+}
+
+/// The `--info` modes qiyi plays. `double-open` and `dark` join this list once the engine
+/// reads `Info` and annotated plies; the test below then plays them too.
+const QIYI_INFO_MODES: [&str; 1] = ["open"];
+
+#[test]
+fn matches_of_qiyi_against_itself_finish_and_replay() {
+    let matches = QIYI_INFO_MODES
+        .iter()
+        .flat_map(|&info| [(info, "--seats", "1"), (info, "--teams", "2")]);
+    for (info, mode, concurrency) in matches {
+        let dir = scratch(&format!("{info}{mode}"));
+        let game = referee(
+            &dir,
+            &[
+                "--engine",
+                &qiyi(),
+                "--engine",
+                &qiyi(),
+                "--info",
+                info,
+                mode,
+                "--games",
+                "2",
+                "--concurrency",
+                concurrency,
+                "--movetime",
+                "20",
+                "--margin",
+                "1000",
+                "--draw-plies",
+                "20",
+                "--seed",
+                "5",
+            ],
+            Duration::from_secs(120),
+        );
+        assert!(game.stdout.contains("game 1/2: "), "{}", game.stdout);
+        assert!(game.stdout.contains("game 2/2: "), "{}", game.stdout);
+        let summary = format!("2 games, info {info}");
+        assert!(game.stdout.contains(&summary), "{}", game.stdout);
+        assert!(game.stdout.contains("Elo A - B: "), "{}", game.stdout);
+        assert_eq!(game.faults("A"), [0, 0, 0, 0]);
+        assert_eq!(game.faults("B"), [0, 0, 0, 0]);
+        let games = game.games();
+        assert_eq!(games.len(), 2);
+        // The pair swaps the teams and keeps the lineups; open plies are plain, the others
+        // annotated.
+        let setup = |position: &str| position.split(" first ").next().unwrap().to_string();
+        assert_eq!(setup(games[0].1), setup(games[1].1));
+        assert_ne!(
+            games[0].0.contains("(A S+N)"),
+            games[1].0.contains("(A S+N)")
+        );
+        for i in 0..2 {
+            let moves = game.moves(i);
+            let plain = moves.iter().all(|m| !m.contains('='));
+            assert_eq!(plain, info == "open", "{moves:?}");
+        }
+        replays(&game);
+    }
+}
+
+#[test]
+fn open_game_forfeits_illegal_moves_silence_and_crashes() {
+    let dir = scratch("illegal");
+    let logs = scratch("illegal-logs");
+    let lineup = qiyi::games::junqi::DEFAULT_LINEUP;
+    let game = referee(
+        &dir,
+        &[
+            "--engine",
+            &qiyi(),
+            "--engine",
+            &fake(&logs, lineup, "i1i9"),
+            "--games",
+            "1",
+            "--movetime",
+            "20",
+            "--max-passes",
+            "2",
+            "--seed",
+            "1",
+        ],
+        Duration::from_secs(60),
+    );
+    // E and W each pass twice (their second pass puts them out): A wins.
+    assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
+    assert_eq!(game.faults("B"), [4, 0, 0, 0]);
+    assert_eq!(game.faults("A"), [0, 0, 0, 0]);
+    let moves = game.moves(0);
+    let passes: Vec<usize> = (0..moves.len()).filter(|&i| moves[i] == "pass").collect();
+    assert_eq!(passes.len(), 4, "{moves:?}");
+    assert!(
+        passes.iter().all(|i| i % 2 == 1),
+        "passes at E's and W's turns: {moves:?}"
+    );
+    assert!(game.games()[0].0.contains("E MaxPasses"), "{}", game.record);
+    replays(&game);
+
+    let dir = scratch("silent");
+    let silent_logs = scratch("silent-logs");
+    let game = referee(
+        &dir,
+        &[
+            "--engine",
+            &qiyi(),
+            "--engine",
+            &fake(&silent_logs, lineup, "silent"),
+            "--teams",
+            "--games",
+            "1",
+            "--movetime",
+            "20",
+            "--margin",
+            "150",
+            "--max-passes",
+            "2",
+            "--seed",
+            "1",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
+    assert_eq!(game.faults("B"), [0, 4, 0, 0]);
+    let moves = game.moves(0);
+    assert_eq!(
+        moves.iter().filter(|&&m| m == "timeout").count(),
+        4,
+        "{moves:?}"
+    );
+    // The silent engine was told to stop after each timeout.
+    let stops: usize = logs_of(&silent_logs)
+        .iter()
+        .map(|log| log.lines().filter(|&l| l == "stop").count())
+        .sum();
+    assert!(stops >= 4, "{stops} stops");
+    replays(&game);
+
+    // B's processes die at their first turn: E and W are out, each at its turn, written
+    // as the `resign` an open engine reads; the others play on.
+    let dir = scratch("crash");
+    let crash_logs = scratch("crash-logs");
+    let game = referee(
+        &dir,
+        &[
+            "--engine",
+            &qiyi(),
+            "--engine",
+            &fake(&crash_logs, lineup, "crash"),
+            "--games",
+            "1",
+            "--movetime",
+            "20",
+            "--seed",
+            "1",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
+    assert_eq!(game.faults("B"), [0, 0, 2, 0]);
+    let moves = game.moves(0);
+    assert_eq!(moves.len(), 4, "{moves:?}");
+    assert_eq!((moves[1], moves[3]), ("resign", "resign"), "{moves:?}");
+    assert!(
+        game.games()[0].0.contains("E crashed, W crashed"),
+        "{}",
+        game.record
+    );
+    replays(&game);
+}
+
+/// The logs the fake engines wrote into `dir`.
+fn logs_of(dir: &Path) -> Vec<String> {
+    let mut logs: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+        .collect();
+    logs.sort();
+    logs
+}
+
+/// The lineups a `position` line gives, S, E, N, W.
+fn lineups(position: &str) -> Vec<&str> {
+    position
+        .split_whitespace()
+        .filter_map(|t| t.split_once(':'))
+        .filter(|(seat, _)| seat.len() == 1)
+        .map(|(_, lineup)| lineup)
+        .collect()
+}
+
+#[test]
+fn in_the_dark_each_seat_sees_its_own_lineup_and_a_crash_puts_a_seat_out() {
+    let dir = scratch("dark");
+    let (logs_a, logs_b) = (scratch("dark-logs-a"), scratch("dark-logs-b"));
+    let lineup = qiyi::games::junqi::DEFAULT_LINEUP;
+    // A's S rides k6k7 then passes (A's N tries k6k7 too: illegal, a pass); B passes
+    // once per seat, then crashes.
+    let game = referee(
+        &dir,
+        &[
+            "--engine",
+            &fake(&logs_a, lineup, "k6k7 pass"),
+            "--engine",
+            &fake(&logs_b, lineup, "pass crash"),
+            "--info",
+            "dark",
+            "--games",
+            "1",
+            "--movetime",
+            "50",
+            "--seed",
+            "3",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
+    assert_eq!(
+        game.moves(0),
+        [
+            "k6k7=m", "pass", "pass", "pass", "pass", "out:E", "pass", "out:W"
+        ]
+    );
+    assert!(
+        game.games()[0].0.contains("E crashed, W crashed"),
+        "{}",
+        game.record
+    );
+    assert_eq!(game.faults("A"), [1, 0, 0, 0]);
+    assert_eq!(game.faults("B"), [0, 0, 2, 0]);
+    let all = lineups(game.games()[0].1);
+
+    // Four processes, one per seat; each told `Info dark` and only its own lineup.
+    let logs: Vec<String> = logs_of(&logs_a)
+        .into_iter()
+        .chain(logs_of(&logs_b))
+        .collect();
+    assert_eq!(logs.len(), 4);
+    let mut seen_seats = Vec::new();
+    for log in &logs {
+        assert!(log.contains("setoption name Info value dark\n"), "{log}");
+        assert!(log.contains("setoption name MaxPasses value 5\n"), "{log}");
+        let positions: Vec<&str> = log.lines().filter(|l| l.starts_with("position")).collect();
+        assert!(!positions.is_empty(), "{log}");
+        let visible = |position: &str| -> Vec<usize> {
+            let given = lineups(position);
+            (0..4).filter(|&s| given[s] != "-").collect()
+        };
+        let seat = visible(positions[0]);
+        assert_eq!(seat.len(), 1, "{}", positions[0]);
+        for position in &positions {
+            assert_eq!(visible(position), seat, "{position}");
+            for other in (0..4).filter(|&s| s != seat[0]) {
+                assert!(!position.contains(all[other]), "{position}");
+            }
+        }
+        seen_seats.push(seat[0]);
+        // Everyone after S's first ply is told its report.
+        if seat[0] != 0 {
+            assert!(positions[0].contains(" moves k6k7=m"), "{}", positions[0]);
+        }
+    }
+    seen_seats.sort();
+    assert_eq!(seen_seats, [0, 1, 2, 3]);
+    // N's last position shows E's forfeit as out:E.
+    let north = logs
+        .iter()
+        .find(|log| log.contains(" N:") && !log.contains(" N:-"))
+        .unwrap();
+    assert!(north.contains("pass pass pass pass out:E"), "{north}");
+}
+
+#[test]
+fn engine_lineups_are_used_bad_ones_replaced_and_stubborn_engines_killed() {
+    let dir = scratch("deploy");
+    let logs = scratch("deploy-logs");
+    let game = referee(
+        &dir,
+        &[
+            "--engine",
+            &qiyi(),
+            "--engine",
+            &fake(&logs, "nonsense", "--stubborn resign"),
+            "--lineups",
+            "engine",
+            "--teams",
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+            "--seed",
+            "9",
+        ],
+        Duration::from_secs(60),
+    );
+    // B resigns both of its seats at once in each game; its two lineups per game were
+    // replaced.
+    assert!(game.stdout.contains("game 1/2: A wins"), "{}", game.stdout);
+    assert!(game.stdout.contains("game 2/2: A wins"), "{}", game.stdout);
+    assert_eq!(game.faults("B"), [0, 0, 0, 4]);
+    assert_eq!(game.faults("A"), [0, 0, 0, 0]);
+    for (i, (header, position)) in game.games().into_iter().enumerate() {
+        assert!(game.moves(i).contains(&"resign"), "{position}");
+        assert!(header.contains("resigned"), "{header}");
+        for lineup in lineups(position) {
+            assert!(
+                qiyi::games::junqi::parse_lineup(0, lineup).is_ok(),
+                "{lineup}"
+            );
+        }
+    }
+    // qiyi deployed: its lineups differ between the two games (a fresh draw each time).
+    let a_lineups = |i: usize| {
+        let (header, position) = game.games()[i];
+        let given = lineups(position);
+        if header.contains("(A S+N)") {
+            (given[0].to_string(), given[2].to_string())
+        } else {
+            (given[1].to_string(), given[3].to_string())
+        }
+    };
+    assert_ne!(a_lineups(0), a_lineups(1));
+    replays(&game);
+
+    // The stubborn fake ignored quit and the end of input: it was killed.
+    for log in logs_of(&logs) {
+        assert!(log.contains("go deploy"), "{log}");
+        let pid = log.lines().next().unwrap().strip_prefix("pid ").unwrap();
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "fake engine {pid} outlived its game"
+        );
+    }
+}
