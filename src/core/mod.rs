@@ -19,6 +19,21 @@ pub use score::{MATE, MATE_BOUND, Score, mate_in, mated_in};
 
 use std::fmt::Debug;
 
+/// Shortens and cleans a token for quoting in an error line: it must stay one printable line
+/// even when the input was binary junk or 100 kB long.
+pub fn quote(token: &str) -> String {
+    let clean: String = token
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .take(40)
+        .collect();
+    if token.chars().count() > 40 {
+        format!("'{clean}...'")
+    } else {
+        format!("'{clean}'")
+    }
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -58,6 +73,32 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn start_position() -> Self;
     /// Parses the game's position notation (FEN, SFEN, FSN, ...). Errors name the bad field.
     fn from_notation(text: &str) -> anyhow::Result<Self>;
+    /// The position a `position` command describes: `start` in the game's notation (the
+    /// initial position when `None`) under the rule options set so far, then the recorded
+    /// plies in order; errors name the bad field or ply. Games whose records say more than
+    /// the moves (Junqi's referee reports, and lineups it may not see in the dark game)
+    /// read them their own way.
+    fn from_record(
+        start: Option<&str>,
+        plies: &[String],
+        rules: &[(String, String)],
+    ) -> anyhow::Result<Self> {
+        let mut pos = match start {
+            Some(text) => Self::from_notation(text)
+                .map_err(|e| anyhow::anyhow!("bad position {}: {e}", quote(text)))?,
+            None => Self::start_position(),
+        };
+        for (name, value) in rules {
+            pos.set_rule_option(name, value)?;
+        }
+        for (i, text) in plies.iter().enumerate() {
+            let mv = pos
+                .parse_move(text)
+                .map_err(|e| anyhow::anyhow!("move {} ({}): {e}", i + 1, quote(text)))?;
+            pos.make_move(mv);
+        }
+        Ok(pos)
+    }
     /// Prints the position in the notation [`Game::from_notation`] reads back.
     fn to_notation(&self) -> String;
     /// A board diagram for humans (the protocol's `d` command).

@@ -5,10 +5,9 @@
 
 use super::command::{Command, Query, Start};
 use super::dialect::Dialect;
-use super::parse::quote;
 use super::{Output, Session};
 use crate::core::{
-    Evaluator, Game, MateAnswer, MoveList, OptionKind, OptionSpec, Oracle, Outcome, Verdict,
+    Evaluator, Game, MateAnswer, MoveList, OptionKind, OptionSpec, Oracle, Outcome, Verdict, quote,
 };
 use crate::games::GameKind;
 use crate::perft;
@@ -160,27 +159,12 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         Ok(())
     }
 
-    fn with_rules(&self, mut pos: G) -> Result<G, String> {
-        for (name, value) in &self.rules {
-            pos.set_rule_option(name, value)
-                .map_err(|e| e.to_string())?;
-        }
-        Ok(pos)
-    }
-
     fn set_position(&mut self, start: Start, moves: &[String]) -> Result<(), String> {
-        let pos = match start {
-            Start::StartPos => G::start_position(),
-            Start::Notation(text) => G::from_notation(&text)
-                .map_err(|e| format!("bad position {}: {e}", quote(&text)))?,
+        let start = match &start {
+            Start::StartPos => None,
+            Start::Notation(text) => Some(text.as_str()),
         };
-        let mut pos = self.with_rules(pos)?;
-        for (i, text) in moves.iter().enumerate() {
-            let mv = pos
-                .parse_move(text)
-                .map_err(|e| format!("move {} ({}): {e}", i + 1, quote(text)))?;
-            pos.make_move(mv);
-        }
+        let pos = G::from_record(start, moves, &self.rules).map_err(|e| e.to_string())?;
         self.stop();
         self.position = pos;
         Ok(())
@@ -403,7 +387,8 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
             Command::NewGame => {
                 self.stop();
                 self.tt.clear();
-                self.position = self.with_rules(G::start_position())?;
+                self.position =
+                    G::from_record(None, &[], &self.rules).map_err(|e| e.to_string())?;
             }
             Command::Position { start, moves } => self.set_position(start, &moves)?,
             Command::Go { .. } | Command::Perft { .. } | Command::Mate { .. } if self.busy() => {

@@ -11,11 +11,12 @@ mod dialect;
 mod engine;
 mod parse;
 
+pub use crate::core::quote;
 pub use command::{Command, Query, Start};
 pub use dialect::{DIALECTS, Dialect, Uci, Ugi, Usi};
 pub use engine::Engine;
 use engine::engine_options;
-pub use parse::{ParseError, parse, quote};
+pub use parse::{ParseError, parse};
 
 use crate::core::{Evaluator, Game, OptionKind, OptionSpec};
 use crate::games::{GameKind, WithGame};

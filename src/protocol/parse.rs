@@ -3,6 +3,7 @@
 
 use super::command::{Command, Query, Start};
 use super::dialect::DIALECTS;
+use crate::core::quote;
 use crate::games::GameKind;
 use crate::search::Limits;
 use std::fmt;
@@ -14,21 +15,6 @@ pub struct ParseError(pub String);
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
-    }
-}
-
-/// Shortens and cleans a token for quoting in an error line: it must stay one printable line
-/// even when the input was binary junk or 100 kB long.
-pub fn quote(token: &str) -> String {
-    let clean: String = token
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .take(40)
-        .collect();
-    if token.chars().count() > 40 {
-        format!("'{clean}...'")
-    } else {
-        format!("'{clean}'")
     }
 }
 
