@@ -56,6 +56,16 @@ pub enum MateAnswer<M> {
     Unsupported,
 }
 
+/// What the player to move knows when it does not see the whole position (Junqi's dark
+/// game). The search cannot play on such a position, only on complete positions drawn
+/// from what was observed ("worlds"), which it searches as open games.
+pub trait Hidden<G>: Send + Sync {
+    /// `count` complete positions consistent with every hard fact observed, each with its
+    /// weight (relative, with the sampler's bias corrected), drawn reproducibly from
+    /// `seed`. In every world the player to move has exactly the legal moves it has here.
+    fn sample(&self, count: usize, seed: u64) -> Vec<(G, f64)>;
+}
+
 /// The rules of one game: positions, moves, notation and the end of the game.
 ///
 /// Positions are mutated in place (`make_move`/`unmake_move`) because the search and perft
@@ -145,6 +155,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         moves.is_empty().then(|| self.no_move_outcome())
+    }
+
+    /// What the player to move may know when the position is not fully seen; `None` (every
+    /// game but Junqi's dark modes) when it is. The search then plays on worlds drawn from
+    /// it instead of on the position.
+    fn hidden(&self) -> Option<&dyn Hidden<Self>> {
+        None
     }
 
     /// Whether the side to move is in check: checks are extended, and never null-moved.

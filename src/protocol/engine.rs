@@ -346,6 +346,9 @@ fn info_line<G: Game>(dialect: &dyn Dialect, r: &Report<G::Move>) -> String {
             line.push_str(&G::move_name(mv));
         }
     }
+    if let Some((worlds, probability)) = r.worlds {
+        line.push_str(&format!(" string worlds {worlds} winprob {probability:.3}"));
+    }
     line
 }
 

@@ -293,6 +293,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             time: self.shared.control.elapsed(),
             hashfull: self.shared.tt.hashfull(),
             pv: rm.pv.clone(),
+            worlds: None,
         }
     }
 

@@ -8,6 +8,7 @@
 mod alphabeta;
 pub mod time;
 pub mod tt;
+mod worlds;
 
 use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Score};
 use alphabeta::Worker;
@@ -91,6 +92,9 @@ pub struct SearchParams {
     pub threads: usize,
     pub multipv: usize,
     pub time: TimeSettings,
+    /// Worlds to search per move under hidden information when no clock or `movetime`
+    /// says how long to go on.
+    pub worlds: usize,
 }
 
 impl Default for SearchParams {
@@ -99,6 +103,7 @@ impl Default for SearchParams {
             threads: 1,
             multipv: 1,
             time: TimeSettings::default(),
+            worlds: 64,
         }
     }
 }
@@ -119,6 +124,9 @@ pub struct Report<M> {
     pub time: Duration,
     pub hashfull: u32,
     pub pv: Vec<M>,
+    /// Under hidden information: the worlds searched so far and the chosen move's win
+    /// probability over them.
+    pub worlds: Option<(usize, f64)>,
 }
 
 impl<M> Report<M> {
@@ -198,6 +206,19 @@ pub fn search<G: Game, E: Evaluator<G>>(
     searchmoves: &[G::Move],
     report: &mut ReportFn<'_, G::Move>,
 ) -> SearchResult<G::Move> {
+    if let Some(hidden) = root.hidden() {
+        return worlds::search(
+            root,
+            hidden,
+            eval,
+            tt,
+            control,
+            limits,
+            params,
+            searchmoves,
+            report,
+        );
+    }
     tt.new_search();
     let mut moves = MoveList::new();
     root.legal_moves(&mut moves);
@@ -267,11 +288,11 @@ pub fn search_to_depth<G: Game, E: Evaluator<G>>(
     };
     let params = SearchParams {
         threads,
-        multipv: 1,
         time: TimeSettings {
             move_time_limit: 0,
             move_overhead: 0,
         },
+        ..SearchParams::default()
     };
     search(root, eval, tt, &control, &limits, &params, &[], &mut |_| {})
 }
@@ -296,6 +317,7 @@ pub fn known_line<M: Copy>(
         time: control.elapsed(),
         hashfull: 0,
         pv: pv.clone(),
+        worlds: None,
     });
     wait_for_stop(control, limits);
     SearchResult {

@@ -1,0 +1,260 @@
+//! Search under hidden information: Perfect-Information Monte Carlo. Worlds (complete
+//! positions consistent with what the player to move has observed) are drawn in batches,
+//! every root move is searched as an open game in every world, and the moves are compared
+//! by their win probability averaged over the worlds with the worlds' weights.
+//!
+//! Root moves are the same in every world ([`Hidden::sample`] promises it), so each world
+//! scores all of them. Scores become win probabilities before they are averaged: a world
+//! in which a flag falls must not outweigh all the others, as a raw score would. Worlds
+//! are searched in parallel on the `Threads` option's threads, each world on one thread.
+
+use super::{
+    Control, Limits, Report, ReportFn, SearchParams, SearchResult, TimeBudget, TranspositionTable,
+    wait_for_stop,
+};
+use crate::core::{Evaluator, Game, Hidden, MATE_BOUND, MoveList, Outcome, Score};
+use rayon::prelude::*;
+use std::time::Duration;
+
+/// Plies searched below each root move in a world when `go` names no depth (then
+/// quiescence): the replies of the next two seats. Shallow and many worlds beats deep and
+/// few when each world is only a guess.
+pub const WORLD_DEPTH: u32 = 2;
+
+/// Worlds per batch and thread: the unit between time checks and progress reports.
+const BATCH_PER_THREAD: usize = 4;
+
+/// Nodes one root move's search may spend in one world, so that no single search can
+/// carry a move past its time.
+const NODES_PER_MOVE: u64 = 200_000;
+
+/// The win probability of a score from the view of the team it is for.
+fn win_probability(score: Score) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-f64::from(score) / 400.0))
+}
+
+/// The score whose win probability is `p`, for `info` lines.
+fn score_of(p: f64) -> Score {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    let score = -400.0 * (1.0 / p - 1.0).log10();
+    (score.round() as Score).clamp(-(MATE_BOUND - 1), MATE_BOUND - 1)
+}
+
+/// What the worlds said of one root move so far.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    weight: f64,
+    value: f64,
+}
+
+impl Tally {
+    fn mean(&self) -> f64 {
+        if self.weight > 0.0 {
+            self.value / self.weight
+        } else {
+            0.0
+        }
+    }
+}
+
+/// One world's verdict on every root move: the win probability of each for the team to
+/// move at the root, and the nodes spent; `None` if time or `stop` cut it short.
+fn search_world<G: Game, E: Evaluator<G>>(
+    world: &G,
+    moves: &[G::Move],
+    eval: &E,
+    tt: &TranspositionTable,
+    depth: u32,
+    out_of_time: &(dyn Fn() -> bool + Sync),
+) -> Option<(Vec<f64>, u64)> {
+    let team = world.team_to_move();
+    let mut values = Vec::with_capacity(moves.len());
+    let mut nodes = 0;
+    for &mv in moves {
+        if out_of_time() {
+            return None;
+        }
+        let mut child = world.clone();
+        child.make_move(mv);
+        let value = match child.result() {
+            Some(Outcome::Win(winner)) => f64::from(u8::from(winner == team)),
+            Some(Outcome::Draw) => 0.5,
+            None => {
+                let control = Control::default();
+                let limits = Limits {
+                    depth: Some(depth),
+                    nodes: Some(NODES_PER_MOVE),
+                    ..Limits::default()
+                };
+                let params = SearchParams {
+                    threads: 1,
+                    ..SearchParams::default()
+                };
+                let result = super::search(
+                    &child,
+                    eval,
+                    tt,
+                    &control,
+                    &limits,
+                    &params,
+                    &[],
+                    &mut |_| {},
+                );
+                nodes += result.nodes;
+                let score = if child.team_to_move() == team {
+                    result.score
+                } else {
+                    -result.score
+                };
+                win_probability(score)
+            }
+        };
+        values.push(value);
+    }
+    Some((values, nodes))
+}
+
+/// Searches a root whose player does not see everything, over worlds drawn from
+/// `hidden`, within `limits` like any search: until the time budget is spent (a clock or
+/// `movetime`), or `params.worlds` worlds without one, or `stop`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn search<G: Game, E: Evaluator<G>>(
+    root: &G,
+    hidden: &dyn Hidden<G>,
+    eval: &E,
+    tt: &TranspositionTable,
+    control: &Control,
+    limits: &Limits,
+    params: &SearchParams,
+    searchmoves: &[G::Move],
+    report: &mut ReportFn<'_, G::Move>,
+) -> SearchResult<G::Move> {
+    let mut legal = MoveList::new();
+    root.legal_moves(&mut legal);
+    let mut moves = legal.to_vec();
+    if !searchmoves.is_empty() {
+        moves.retain(|mv| searchmoves.contains(mv));
+    }
+    let mut result = SearchResult {
+        best: moves.first().copied(),
+        ponder: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    };
+    if moves.len() > 1 {
+        result = sample_and_search(
+            root, hidden, eval, tt, control, limits, params, &moves, report,
+        );
+    }
+    wait_for_stop(control, limits);
+    result
+}
+
+/// The batches of worlds, for [`search`] once there is a choice to make.
+#[allow(clippy::too_many_arguments)]
+fn sample_and_search<G: Game, E: Evaluator<G>>(
+    root: &G,
+    hidden: &dyn Hidden<G>,
+    eval: &E,
+    tt: &TranspositionTable,
+    control: &Control,
+    limits: &Limits,
+    params: &SearchParams,
+    moves: &[G::Move],
+    report: &mut ReportFn<'_, G::Move>,
+) -> SearchResult<G::Move> {
+    let threads = params.threads.max(1);
+    let budget = TimeBudget::new(limits, root.side_to_move(), params.time);
+    let depth = limits.depth.unwrap_or(WORLD_DEPTH).max(1);
+    let timed = budget.soft.is_some() || budget.hard.is_some();
+    // Past the hard limit no world is finished; past the soft one no batch is begun.
+    let past = |limit: Option<Duration>| {
+        !control.is_pondering() && limit.is_some_and(|l| control.elapsed() >= l)
+    };
+    let out_of_time = || control.is_stopped() || past(budget.hard);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    let mut tallies = vec![Tally::default(); moves.len()];
+    let (mut worlds, mut nodes, mut seed) = (0usize, 0u64, 0u64);
+    let mut best = 0;
+    loop {
+        let enough = if limits.infinite || control.is_pondering() {
+            false
+        } else if timed {
+            past(budget.soft)
+        } else {
+            worlds >= params.worlds
+        };
+        if worlds > 0 && (enough || out_of_time() || limits.nodes.is_some_and(|n| nodes >= n)) {
+            break;
+        }
+        if out_of_time() {
+            break;
+        }
+        let batch = hidden.sample(threads * BATCH_PER_THREAD, seed);
+        seed += 1;
+        if batch.is_empty() {
+            log::warn!("no world is consistent with what was observed");
+            break;
+        }
+        let work = |(world, weight): &(G, f64)| {
+            search_world(world, moves, eval, tt, depth, &out_of_time).map(|r| (*weight, r))
+        };
+        let done: Vec<_> = match &pool {
+            Ok(pool) => pool.install(|| batch.par_iter().map(work).collect()),
+            Err(_) => batch.iter().map(work).collect(),
+        };
+        for (weight, (values, spent)) in done.into_iter().flatten() {
+            worlds += 1;
+            nodes += spent;
+            for (tally, value) in tallies.iter_mut().zip(values) {
+                tally.weight += weight;
+                tally.value += weight * value;
+            }
+        }
+        if worlds == 0 {
+            continue;
+        }
+        best = (0..moves.len())
+            .max_by(|&a, &b| tallies[a].mean().total_cmp(&tallies[b].mean()))
+            .unwrap_or(0);
+        let probability = tallies[best].mean();
+        report(&Report {
+            depth,
+            seldepth: depth,
+            multipv: 1,
+            score: score_of(probability),
+            bound: None,
+            nodes,
+            time: control.elapsed(),
+            hashfull: tt.hashfull(),
+            pv: vec![moves[best]],
+            worlds: Some((worlds, probability)),
+        });
+    }
+    SearchResult {
+        best: Some(moves[best]),
+        ponder: None,
+        score: score_of(tallies[best].mean()),
+        depth,
+        nodes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_and_probabilities_convert_both_ways() {
+        assert!((win_probability(0) - 0.5).abs() < 1e-12);
+        assert!(win_probability(400) > 0.9 && win_probability(-400) < 0.1);
+        for score in [-1200, -400, -37, 0, 1, 250, 900] {
+            assert!(
+                (score_of(win_probability(score)) - score).abs() <= 1,
+                "{score}"
+            );
+        }
+        assert!(win_probability(crate::core::MATE) > 0.999_999);
+    }
+}
