@@ -35,12 +35,16 @@ pub use notation::{DEFAULT_LINEUP, SetupError, parse_lineup};
 pub use position::{Move, Position, Undo};
 pub use record::{Clash, Entry, Ply, Report};
 
-use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};
+use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome, quote};
 
 /// Rule option: plies without a piece leaving the board before a draw (0 = off).
 const DRAW_PLIES: &str = "NoCombatDrawPlies";
 /// Rule option: the pass or timeout that eliminates its seat (0 = never).
 const MAX_PASSES: &str = "MaxPasses";
+/// Option: what the engine is told (`rules/junqi.md`, "What the engine is told").
+const INFO: &str = "Info";
+/// The values of [`INFO`].
+const INFO_MODES: [&str; 3] = ["open", "double-open", "dark"];
 
 impl Game for Position {
     type Move = Move;
@@ -65,6 +69,57 @@ impl Game for Position {
             return Ok(notation::parse_setup(text)?);
         }
         notation::parse_full(text)
+    }
+
+    /// A `position` command under the `Info` option. In the open game every lineup is
+    /// given; plies may carry the referee's reports, which must be what the position
+    /// computes, and `out:<seat>` tokens, which repeat an elimination or announce a
+    /// referee's forfeit.
+    fn from_record(
+        start: Option<&str>,
+        plies: &[String],
+        rules: &[(String, String)],
+    ) -> anyhow::Result<Self> {
+        let info = rules
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(INFO))
+            .map_or("open", |(_, value)| value.as_str());
+        if info != "open" {
+            anyhow::bail!("Info {info} is not supported yet; this build plays the open game");
+        }
+        let mut pos = match start {
+            Some(text) => Self::from_notation(text)
+                .map_err(|e| anyhow::anyhow!("bad position {}: {e}", quote(text)))?,
+            None => Self::start_position(),
+        };
+        for (name, value) in rules {
+            pos.set_rule_option(name, value)?;
+        }
+        for (i, text) in plies.iter().enumerate() {
+            let bad = |e: anyhow::Error| anyhow::anyhow!("move {} ({}): {e}", i + 1, quote(text));
+            match Entry::parse(text).map_err(bad)? {
+                Entry::Out(seat) => pos.forfeit(seat),
+                Entry::Ply(Ply { mv, report }) => {
+                    let mv = pos.parse_move(&mv.to_string()).map_err(bad)?;
+                    if let Some(report) = report {
+                        let expected = pos.record(mv);
+                        if expected.first()
+                            != Some(&Entry::Ply(Ply {
+                                mv,
+                                report: Some(report),
+                            }))
+                        {
+                            return Err(bad(anyhow::anyhow!(
+                                "the report does not match the position, which gives {}",
+                                expected[0]
+                            )));
+                        }
+                    }
+                    pos.play(mv);
+                }
+            }
+        }
+        Ok(pos)
     }
 
     fn to_notation(&self) -> String {
@@ -171,7 +226,15 @@ impl Game for Position {
     }
 
     fn rule_options() -> Vec<OptionSpec> {
+        static MODES: [&str; 3] = INFO_MODES;
         vec![
+            OptionSpec {
+                name: INFO,
+                kind: OptionKind::Combo {
+                    default: INFO_MODES[0],
+                    vars: &MODES,
+                },
+            },
             OptionSpec {
                 name: DRAW_PLIES,
                 kind: OptionKind::Spin {
@@ -197,7 +260,9 @@ impl Game for Position {
             return Ok(false);
         };
         let checked = spec.validate(value).map_err(anyhow::Error::msg)?;
-        if spec.name == DRAW_PLIES {
+        if spec.name == INFO {
+            // Read by `from_record`: it decides how positions are given, not how one plays.
+        } else if spec.name == DRAW_PLIES {
             self.draw_plies = checked.parse()?;
         } else {
             self.max_passes = checked.parse()?;
