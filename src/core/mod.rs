@@ -64,6 +64,9 @@ pub trait Hidden<G>: Send + Sync {
     /// weight (relative, with the sampler's bias corrected), drawn reproducibly from
     /// `seed`. In every world the player to move has exactly the legal moves it has here.
     fn sample(&self, count: usize, seed: u64) -> Vec<(G, f64)>;
+    /// Whether the engine was told what the player to move needs to choose a move (Junqi:
+    /// its lineup); an engine never moves for a player it cannot see.
+    fn knows_mover(&self) -> bool;
 }
 
 /// The rules of one game: positions, moves, notation and the end of the game.

@@ -171,6 +171,12 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     }
 
     fn go(&mut self, limits: Limits, searchmoves: &[String]) -> Result<(), String> {
+        if self.position.hidden().is_some_and(|h| !h.knows_mover()) {
+            return Err(format!(
+                "go: {} is to move, a player this engine was not given",
+                G::player_name(self.position.side_to_move())
+            ));
+        }
         // Only moves the engine may choose: a recorded ply that is no move (Junqi's `pass`)
         // parses, but is not one of them.
         let mut legal = MoveList::new();
