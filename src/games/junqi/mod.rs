@@ -9,6 +9,8 @@
 //! - `eval`: [`Eval`], the static evaluation the search uses.
 //! - `deploy`: [`deploy`], random but sensible lineups (布阵) for `go deploy`.
 //! - `record`: the referee's annotated plies ([`Entry`]) and how an open position writes them.
+//! - `dark`: the dark game's information state, exact rank inference and a sampler of
+//!   consistent worlds ([`dark::InfoState`]).
 //!
 //! ```
 //! use qiyi::core::Game;
@@ -23,6 +25,7 @@
 //! ```
 
 pub mod board;
+pub mod dark;
 mod deploy;
 mod eval;
 mod notation;

@@ -208,7 +208,8 @@ pub fn parse_lineup(seat: usize, text: &str) -> Result<[Option<u8>; 30], SetupEr
     Ok(ranks)
 }
 
-fn seat_index(text: &str) -> Option<usize> {
+/// The seat named by one letter `S`, `E`, `N` or `W` (either case).
+pub(super) fn seat_index(text: &str) -> Option<usize> {
     let mut chars = text.chars();
     let c = chars.next()?;
     if chars.next().is_some() {

@@ -197,11 +197,113 @@ pub struct Position {
 }
 
 /// A set of stations, for collecting one piece's destinations without duplicates.
-type StationSet = [u64; 3];
+pub(super) type StationSet = [u64; 3];
 
 #[inline]
 fn set_add(set: &mut StationSet, s: usize) {
     set[s >> 6] |= 1 << (s & 63);
+}
+
+/// Whether station `s` is in the set.
+#[inline]
+pub(super) fn set_has(set: &StationSet, s: usize) -> bool {
+    set[s >> 6] & (1 << (s & 63)) != 0
+}
+
+/// Whether a piece of `side_team` may end on `to` of `board`: empty, or an enemy outside a
+/// camp. Ranks play no part, so a board whose hidden pieces carry any rank serves.
+#[inline]
+fn target_ok(board: &[u8; STATIONS], side_team: usize, to: usize) -> bool {
+    let p = board[to];
+    p == EMPTY || (team(seat_of(p)) != side_team && TABLES.kind[to] != Kind::Camp)
+}
+
+/// Every station the piece on `from` of `board` reaches: steps, then rides from a rail
+/// station, as an engineer (any path over empty rail stations) or as any other movable
+/// piece (one straight line or L-curve). Only occupancy and owners are read, so the dark
+/// game asks the same question of a public board whose hidden ranks are placeholders.
+#[inline]
+pub(super) fn reach(board: &[u8; STATIONS], from: usize, engineer: bool) -> StationSet {
+    let tables = &*TABLES;
+    let side_team = team(seat_of(board[from]));
+    let mut dest: StationSet = [0; 3];
+    for &n in tables.step[from].iter().take_while(|&&n| n != NO_STATION) {
+        if target_ok(board, side_team, usize::from(n)) {
+            set_add(&mut dest, usize::from(n));
+        }
+    }
+    if tables.kind[from] == Kind::Rail {
+        if engineer {
+            engineer_reach(board, from, side_team, &mut dest);
+        } else {
+            ride_reach(board, from, side_team, &mut dest);
+        }
+    }
+    dest
+}
+
+/// Straight and curved rides: along each ray over empty stations, ending on the first
+/// empty station or enemy piece (rail stations are never camps).
+#[inline]
+fn ride_reach(board: &[u8; STATIONS], from: usize, side_team: usize, dest: &mut StationSet) {
+    for ray in TABLES.rays_from(from) {
+        for &s in ray {
+            let s = usize::from(s);
+            let p = board[s];
+            if p == EMPTY {
+                set_add(dest, s);
+                continue;
+            }
+            if team(seat_of(p)) != side_team {
+                set_add(dest, s);
+            }
+            break;
+        }
+    }
+}
+
+/// The engineer's reach: breadth-first over empty rail stations; an enemy on a rail
+/// station next to a reached one can be attacked.
+#[inline]
+fn engineer_reach(board: &[u8; STATIONS], from: usize, side_team: usize, dest: &mut StationSet) {
+    let tables = &*TABLES;
+    let mut seen: StationSet = [0; 3];
+    set_add(&mut seen, from);
+    let mut queue = [0u8; STATIONS];
+    let (mut head, mut tail) = (0, 1);
+    queue[0] = from as u8;
+    while head < tail {
+        let s = usize::from(queue[head]);
+        head += 1;
+        for &n in tables.rail[s].iter().take_while(|&&n| n != NO_STATION) {
+            let n = usize::from(n);
+            if set_has(&seen, n) {
+                continue;
+            }
+            set_add(&mut seen, n);
+            let p = board[n];
+            if p == EMPTY {
+                set_add(dest, n);
+                queue[tail] = n as u8;
+                tail += 1;
+            } else if team(seat_of(p)) != side_team {
+                set_add(dest, n);
+            }
+        }
+    }
+}
+
+/// Whether the piece on `from` of `board` has a first station to go to, whatever its rank:
+/// every move starts with a step or rail neighbour, so looking one station away suffices.
+#[inline]
+pub(super) fn has_exit(board: &[u8; STATIONS], from: usize) -> bool {
+    let side_team = team(seat_of(board[from]));
+    let tables = &*TABLES;
+    tables.step[from]
+        .iter()
+        .chain(tables.rail[from].iter())
+        .filter(|&&n| n != NO_STATION)
+        .any(|&n| target_ok(board, side_team, usize::from(n)))
 }
 
 impl Position {
@@ -291,13 +393,6 @@ impl Position {
         }
     }
 
-    /// Whether a piece of the side to move may end on `to`: empty, or an enemy outside a camp.
-    #[inline]
-    fn target_ok(&self, side_team: usize, to: usize) -> bool {
-        let p = self.board[to];
-        p == EMPTY || (team(seat_of(p)) != side_team && TABLES.kind[to] != Kind::Camp)
-    }
-
     /// Whether the piece on `s` can ever move: not a flag or mine, not in an HQ.
     #[inline]
     fn movable(&self, s: usize) -> bool {
@@ -311,26 +406,12 @@ impl Position {
             return;
         }
         let side = usize::from(self.side);
-        let side_team = team(side);
-        let tables = &*TABLES;
         for from in 0..STATIONS {
             let p = self.board[from];
             if p == EMPTY || seat_of(p) != side || !self.movable(from) {
                 continue;
             }
-            let mut dest: StationSet = [0; 3];
-            for &n in tables.step[from].iter().take_while(|&&n| n != NO_STATION) {
-                if self.target_ok(side_team, usize::from(n)) {
-                    set_add(&mut dest, usize::from(n));
-                }
-            }
-            if tables.kind[from] == Kind::Rail {
-                if rank_of(p) == ENGINEER {
-                    self.engineer_reach(from, side_team, &mut dest);
-                } else {
-                    self.ride_reach(from, side_team, &mut dest);
-                }
-            }
+            let dest = reach(&self.board, from, rank_of(p) == ENGINEER);
             for (word, &bits) in dest.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
@@ -345,72 +426,11 @@ impl Position {
         }
     }
 
-    /// Straight and curved rides: along each ray over empty stations, ending on the first
-    /// empty station or enemy piece (rail stations are never camps).
-    #[inline]
-    fn ride_reach(&self, from: usize, side_team: usize, dest: &mut StationSet) {
-        for ray in TABLES.rays_from(from) {
-            for &s in ray {
-                let s = usize::from(s);
-                let p = self.board[s];
-                if p == EMPTY {
-                    set_add(dest, s);
-                    continue;
-                }
-                if team(seat_of(p)) != side_team {
-                    set_add(dest, s);
-                }
-                break;
-            }
-        }
-    }
-
-    /// The engineer's reach: breadth-first over empty rail stations; an enemy on a rail
-    /// station next to a reached one can be attacked.
-    #[inline]
-    fn engineer_reach(&self, from: usize, side_team: usize, dest: &mut StationSet) {
-        let tables = &*TABLES;
-        let mut seen: StationSet = [0; 3];
-        set_add(&mut seen, from);
-        let mut queue = [0u8; STATIONS];
-        let (mut head, mut tail) = (0, 1);
-        queue[0] = from as u8;
-        while head < tail {
-            let s = usize::from(queue[head]);
-            head += 1;
-            for &n in tables.rail[s].iter().take_while(|&&n| n != NO_STATION) {
-                let n = usize::from(n);
-                if seen[n >> 6] & (1 << (n & 63)) != 0 {
-                    continue;
-                }
-                set_add(&mut seen, n);
-                let p = self.board[n];
-                if p == EMPTY {
-                    set_add(dest, n);
-                    queue[tail] = n as u8;
-                    tail += 1;
-                } else if team(seat_of(p)) != side_team {
-                    set_add(dest, n);
-                }
-            }
-        }
-    }
-
-    /// Whether `seat` has any legal move, without listing them: every move's first
-    /// station is a step or rail neighbour, so looking one station away suffices.
+    /// Whether `seat` has any legal move, without listing them.
     pub fn has_move(&self, seat: usize) -> bool {
-        let side_team = team(seat);
-        let tables = &*TABLES;
         (0..STATIONS).any(|from| {
             let p = self.board[from];
-            p != EMPTY
-                && seat_of(p) == seat
-                && self.movable(from)
-                && tables.step[from]
-                    .iter()
-                    .chain(tables.rail[from].iter())
-                    .filter(|&&n| n != NO_STATION)
-                    .any(|&n| self.target_ok(side_team, usize::from(n)))
+            p != EMPTY && seat_of(p) == seat && self.movable(from) && has_exit(&self.board, from)
         })
     }
 
@@ -510,7 +530,7 @@ impl Position {
         } else {
             self.quiet = self.quiet.saturating_add(1);
         }
-        self.next_turn(mover);
+        self.next_turn(mover, mover);
         undo
     }
 
@@ -541,10 +561,11 @@ impl Position {
         true
     }
 
-    /// Passes the turn on after a ply by `mover`: stops on a finished game; otherwise
-    /// finds the next live seat, eliminating at the start of its turn a seat without a
-    /// legal move (not a ply; repeated, stopping as soon as a team is out).
-    fn next_turn(&mut self, mover: usize) {
+    /// Passes the turn on to the first live seat after `after` (the seat that just moved,
+    /// or one just eliminated on its turn), eliminating at the start of its turn a seat
+    /// without a legal move (not a ply; repeated, stopping as soon as a team is out). On a
+    /// finished game the turn stays with `mover`, the seat of the last ply.
+    pub(super) fn next_turn(&mut self, after: usize, mover: usize) {
         let keys = &**KEYS;
         self.hash ^= keys.side[usize::from(self.side)];
         if self.team_out(0) || self.team_out(1) {
@@ -552,7 +573,7 @@ impl Position {
             self.hash ^= keys.side[mover];
             return;
         }
-        let mut seat = self.next_live(mover);
+        let mut seat = self.next_live(after);
         // The draw is decided before any turn-start elimination.
         if !(self.draw_plies > 0 && self.quiet >= self.draw_plies) {
             while !self.has_move(seat) {
@@ -593,7 +614,8 @@ impl Position {
         }
         if !self.has_move(start) {
             // Eliminate as if the seat before it had just moved.
-            self.next_turn((start + 3) % 4);
+            let before = (start + 3) % 4;
+            self.next_turn(before, before);
         }
     }
 

@@ -1,0 +1,331 @@
+//! Complete rank assignments (worlds) consistent with every hard fact, drawn without
+//! failure or retry, each with an importance weight toward the target
+//! `π(x) ∝ Π_p exp(loglik[p][x_p])` over consistent `x` (design §4.3).
+//!
+//! The draw fixes one piece at a time and only ever offers it ranks with which the rest
+//! can still be completed, so it never backtracks:
+//! 1. **Coupled pieces** first: hidden pieces joined by a combat to another hidden piece
+//!    of another seat (enemy against partner in the dark game), and the pieces of a seat
+//!    that must hold a mover because the seat was given the turn. A rank is offered when
+//!    some completion of all coupled pieces has it. A completion is kept as a witness
+//!    along the draw: the witness with this piece's rank changed, and at most one more
+//!    piece changed to make up, is checked directly (pairs, clauses, seat counts); only
+//!    when that fails does a depth-first search with propagation, tried first along the
+//!    witness, decide.
+//! 2. **The rest**, one seat at a time: only per-seat counts and domains bind them, and a
+//!    rank is offered exactly when it lies on an alternating cycle through the piece's
+//!    rank in the seat's current complete matching (see `infer`).
+//!
+//! The proposal weighs a rank by how many of it the seat has left unplaced times
+//! `exp(loglik)`; `log_weight = Σ loglik − ln q(x)` corrects the difference to π
+//! (self-normalised importance sampling; [`resample`] turns weighted samples into equally
+//! weighted ones).
+
+use super::infer::{Belief, Contradiction, Facts, Net, Pieces, complete, coupled, reaching};
+use super::{Domain, InfoState, PIECES, PieceId, SEAT_PIECES};
+use crate::games::junqi::position::RANKS;
+use rand::{Rng, RngExt};
+
+/// A rank per piece, indexed by [`PieceId`](super::PieceId) (`u8::MAX` for pieces of a
+/// seat absent from the setup).
+pub type Assignment = [u8; PIECES];
+
+/// One drawn world and its importance weight (natural log, up to a constant shared by all
+/// samples of one sampler).
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub ranks: Assignment,
+    pub log_weight: f64,
+}
+
+/// Draws [`Sample`]s for one belief.
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    /// The belief's domains and matchings at their fixpoint.
+    base: Net,
+    /// The pairs and clauses among open pieces, and the counts.
+    coupling: Facts,
+    /// The open pieces of `coupling`, tightest domain first.
+    coupled: Vec<u8>,
+    /// Per seat, bit `k` when its `k`-th piece is coupled.
+    coupled_mask: [u32; 4],
+    /// The other pieces not fixed in `base`, by seat, tightest domain first.
+    rest: Vec<u8>,
+    /// One consistent assignment of every piece fixed or coupled.
+    witness: Assignment,
+    loglik: Box<[[f64; RANKS]; PIECES]>,
+    /// `exp(loglik)`.
+    weight: Box<[[f64; RANKS]; PIECES]>,
+}
+
+/// Per seat, the ranks not yet taken by a fixed piece.
+fn ranks_left(net: &Net, counts: &[[u8; RANKS]; 4]) -> [[u8; RANKS]; 4] {
+    let mut left = *counts;
+    for (i, &d) in net.dom.iter().enumerate() {
+        if let Some(r) = Domain(d).single() {
+            let slot = &mut left[i / SEAT_PIECES][usize::from(r)];
+            *slot = slot.saturating_sub(1);
+        }
+    }
+    left
+}
+
+/// Index drawn with probability proportional to `weights`.
+fn draw(rng: &mut (impl Rng + ?Sized), weights: &[f64; RANKS], total: f64) -> usize {
+    let mut x = rng.random::<f64>() * total;
+    let mut last = 0;
+    for (r, &w) in weights.iter().enumerate() {
+        if w > 0.0 {
+            if x < w {
+                return r;
+            }
+            x -= w;
+            last = r;
+        }
+    }
+    last
+}
+
+impl Sampler {
+    /// A sampler for `belief` with soft evidence `loglik` (see [`InfoState::loglik`]).
+    /// Fails only when no assignment fits the belief at all.
+    pub fn new(belief: &Belief, loglik: &[[f32; RANKS]; PIECES]) -> Result<Sampler, Contradiction> {
+        let all: Pieces = (0..PIECES)
+            .filter(|&i| belief.exists(PieceId(i as u8)))
+            .fold(0, |set, i| set | 1 << i);
+        let mut base = belief.net.clone();
+        base.propagate(&belief.facts, all)?;
+        let (coupling, coupled) = coupled(&base, &belief.facts);
+        let mut coupled_mask = [0u32; 4];
+        for &p in &coupled {
+            coupled_mask[usize::from(p) / SEAT_PIECES] |= 1 << (usize::from(p) % SEAT_PIECES);
+        }
+        let mut rest: Vec<u8> = (0..PIECES as u8)
+            .filter(|&p| base.dom[usize::from(p)].count_ones() > 1 && !coupled.contains(&p))
+            .collect();
+        rest.sort_by_key(|&p| {
+            let d = base.dom[usize::from(p)].count_ones();
+            (usize::from(p) / SEAT_PIECES, d, p)
+        });
+        let witness =
+            complete(&base, &coupling, &coupled, None).ok_or(Contradiction::NoAssignment)?;
+        let mut log = Box::new([[0f64; RANKS]; PIECES]);
+        let mut weight = Box::new([[0f64; RANKS]; PIECES]);
+        for p in 0..PIECES {
+            for r in 0..RANKS {
+                log[p][r] = f64::from(loglik[p][r]);
+                weight[p][r] = log[p][r].exp();
+            }
+        }
+        Ok(Sampler {
+            base,
+            coupling,
+            coupled,
+            coupled_mask,
+            rest,
+            witness,
+            loglik: log,
+            weight,
+        })
+    }
+
+    /// How many pieces each draw decides (the others are fixed by the facts).
+    pub fn open_pieces(&self) -> usize {
+        self.coupled.len() + self.rest.len()
+    }
+
+    /// How many of them are coupled across seats by combats or clauses.
+    pub fn coupled_pieces(&self) -> usize {
+        self.coupled.len()
+    }
+
+    /// Whether `ranks` still completes the coupled pieces from `net` when it differs from
+    /// a completion only in the pieces of `changed` (at most two): only their pairs,
+    /// clauses and seats' counts can break.
+    fn still_holds(&self, net: &Net, ranks: &Assignment, changed: &[usize]) -> bool {
+        let involved = |q: usize| changed.contains(&q);
+        let pairs_hold = self.coupling.pairs.iter().all(|pair| {
+            let (a, d) = (usize::from(pair.attacker), usize::from(pair.defender));
+            !(involved(a) || involved(d)) || pair.allows(ranks[a], ranks[d])
+        });
+        let clauses_hold = self.coupling.clauses.iter().all(|c| {
+            !c.members().any(involved) || c.members().any(|q| Domain::MOVERS.contains(ranks[q]))
+        });
+        pairs_hold
+            && clauses_hold
+            && changed.iter().all(|&q| {
+                let seat = q / SEAT_PIECES;
+                net.counts_fit(
+                    seat,
+                    self.coupled_mask[seat],
+                    ranks,
+                    &self.coupling.counts[seat],
+                )
+            })
+    }
+
+    /// A completion of the coupled pieces from `net` with piece `p` given rank `r`, made
+    /// from `witness` (a completion) by changing `p` and at most one more piece: a piece
+    /// of `p`'s seat holding `r` takes `p`'s old rank (for the counts), or a combat partner
+    /// of `p` takes another rank (for the pair). Each candidate is checked exactly; `None`
+    /// leaves the question to the search.
+    fn repair(&self, net: &Net, witness: &Assignment, p: usize, r: u8) -> Option<Assignment> {
+        let mut ranks = *witness;
+        ranks[p] = r;
+        if self.still_holds(net, &ranks, &[p]) {
+            return Some(ranks);
+        }
+        let old = witness[p];
+        let seat = p / SEAT_PIECES;
+        for &q in &self.coupled {
+            let q = usize::from(q);
+            if q != p && q / SEAT_PIECES == seat && witness[q] == r && net.dom[q] & (1 << old) != 0
+            {
+                ranks[q] = old;
+                if self.still_holds(net, &ranks, &[p, q]) {
+                    return Some(ranks);
+                }
+                ranks[q] = r;
+            }
+        }
+        for pair in &self.coupling.pairs {
+            let (a, d) = (usize::from(pair.attacker), usize::from(pair.defender));
+            let q = match (a == p, d == p) {
+                (true, _) => d,
+                (_, true) => a,
+                _ => continue,
+            };
+            let kept = ranks[q];
+            for s in Domain(net.dom[q]).ranks().filter(|&s| s != kept) {
+                ranks[q] = s;
+                if self.still_holds(net, &ranks, &[p, q]) {
+                    return Some(ranks);
+                }
+            }
+            ranks[q] = kept;
+        }
+        None
+    }
+
+    /// Draws one world.
+    pub fn sample(&self, rng: &mut (impl Rng + ?Sized)) -> Sample {
+        let counts = &self.coupling.counts;
+        let mut net = self.base.clone();
+        let mut log_q = 0.0;
+        let mut weights = [0f64; RANKS];
+        // Coupled pieces: a rank is offered when some completion of the coupled pieces
+        // has it: the witness with this piece changed, else one found by search.
+        let mut witness = self.witness;
+        let mut witnesses = [[0u8; PIECES]; RANKS];
+        for &p in &self.coupled {
+            let p = usize::from(p);
+            if net.dom[p].count_ones() == 1 {
+                continue;
+            }
+            let seat = p / SEAT_PIECES;
+            let left = ranks_left(&net, counts)[seat];
+            let mut total = 0.0;
+            for r in 0..RANKS as u8 {
+                let ri = usize::from(r);
+                weights[ri] = 0.0;
+                if net.dom[p] & (1 << r) == 0 {
+                    continue;
+                }
+                let completion = self.repair(&net, &witness, p, r).or_else(|| {
+                    let mut trial = net.clone();
+                    trial.dom[p] = 1 << r;
+                    trial.propagate(&self.coupling, 1 << p).ok().and_then(|()| {
+                        complete(&trial, &self.coupling, &self.coupled, Some(&witness))
+                    })
+                });
+                if let Some(found) = completion {
+                    witnesses[ri] = found;
+                    weights[ri] = f64::from(left[ri]) * self.weight[p][ri];
+                    total += weights[ri];
+                }
+            }
+            let r = draw(rng, &weights, total);
+            log_q += (weights[r] / total).ln();
+            witness = witnesses[r];
+            net.dom[p] = 1 << r;
+            net.propagate(&self.coupling, 1 << p)
+                .expect("a rank with a completion propagates");
+        }
+        // The rest: feasible ranks from the seat's matching.
+        let mut left = ranks_left(&net, counts);
+        for &p in &self.rest {
+            let p = usize::from(p);
+            if net.dom[p].count_ones() == 1 {
+                continue;
+            }
+            let (seat, k) = (p / SEAT_PIECES, p % SEAT_PIECES);
+            let base = seat * SEAT_PIECES;
+            let dom = &mut net.dom[base..base + SEAT_PIECES];
+            let matching = &mut net.matching[seat];
+            let feasible = dom[k] & reaching(&matching.moves(dom), matching.rank[k]);
+            let mut total = 0.0;
+            for r in 0..RANKS {
+                weights[r] = if feasible & (1 << r) != 0 {
+                    f64::from(left[seat][r]) * self.weight[p][r]
+                } else {
+                    0.0
+                };
+                total += weights[r];
+            }
+            let r = draw(rng, &weights, total);
+            log_q += (weights[r] / total).ln();
+            left[seat][r] -= 1;
+            dom[k] = 1 << r;
+            if usize::from(matching.rank[k]) != r {
+                matching.release(k);
+                let repaired = matching.augment(dom, &counts[seat], k);
+                debug_assert!(repaired, "a feasible rank keeps the matching complete");
+            }
+        }
+        let ranks = net.fixed();
+        let log_pi: f64 = self
+            .coupled
+            .iter()
+            .chain(&self.rest)
+            .map(|&p| self.loglik[usize::from(p)][usize::from(ranks[usize::from(p)])])
+            .sum();
+        Sample {
+            ranks,
+            log_weight: log_pi - log_q,
+        }
+    }
+}
+
+/// `k` indices into `samples` drawn by systematic resampling on their weights: equally
+/// weighted worlds for a search that averages over them.
+pub fn resample(samples: &[Sample], k: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<usize> {
+    let max = samples
+        .iter()
+        .map(|s| s.log_weight)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = samples.iter().map(|s| (s.log_weight - max).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    let step = total / k as f64;
+    let mut at = rng.random::<f64>() * step;
+    let mut chosen = Vec::with_capacity(k);
+    let mut cumulative = 0.0;
+    for (i, &w) in weights.iter().enumerate() {
+        cumulative += w;
+        while at < cumulative && chosen.len() < k {
+            chosen.push(i);
+            at += step;
+        }
+    }
+    while chosen.len() < k {
+        chosen.push(samples.len() - 1);
+    }
+    chosen
+}
+
+impl InfoState {
+    /// A sampler for this state's belief with the given soft evidence.
+    pub fn sampler(&self, evidence: &super::Evidence) -> Sampler {
+        Sampler::new(self.belief(), &self.loglik(evidence))
+            .expect("a state that was built has a consistent assignment")
+    }
+}
