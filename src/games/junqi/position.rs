@@ -632,7 +632,7 @@ impl Position {
             self.quiet = 0;
         }
         if usize::from(self.side) == seat {
-            self.next_turn(seat);
+            self.next_turn(seat, seat);
         }
     }
 
