@@ -884,6 +884,62 @@ mod tests {
         );
     }
 
+    /// A `=b` combat between two pieces (equal officers, or a bomb).
+    fn both_removed(attacker: PieceId, defender: PieceId) -> Combat {
+        Combat {
+            attacker,
+            defender,
+            ..combat(Clash::Both)
+        }
+    }
+
+    #[test]
+    fn a_search_finds_what_propagation_cannot() {
+        // S's and E's lineup places 4 and 15 (a major general and a brigadier each)
+        // hidden; every other piece known. Three `=b` combats say S4 = E4, S15 = E15 and
+        // S4 = E15: each pair and each seat's counts fit on their own, the whole does not.
+        let lineup = crate::games::junqi::DEFAULT_LINEUP;
+        let mut belief = Belief::new(0b0011);
+        for seat in 0..2 {
+            for (k, ch) in lineup.bytes().enumerate() {
+                let keep = if k == 4 || k == 15 {
+                    Domain(ranks("cd"))
+                } else {
+                    Domain::only(ch - b'a')
+                };
+                belief.restrict(PieceId::new(seat, k), keep).unwrap();
+            }
+        }
+        let (s4, s15, e4, e15) = (PieceId(4), PieceId(15), PieceId(29), PieceId(40));
+        belief.add_combat(&both_removed(s4, e4)).unwrap();
+        belief.add_combat(&both_removed(s15, e15)).unwrap();
+        let mut consistent = belief.clone();
+        consistent.propagate().unwrap();
+        assert_eq!(consistent.domain(s4).0, ranks("cd"));
+        belief.add_combat(&both_removed(s4, e15)).unwrap();
+        assert_eq!(belief.propagate(), Err(Contradiction::NoAssignment));
+    }
+
+    #[test]
+    fn a_seat_given_the_turn_has_a_piece_that_moves() {
+        // S's back pieces on slots 21, 22 and 23 (mine, lieutenant, mine in the default
+        // lineup) hidden: they are the lieutenant and two mines in some order. If only the
+        // one on slot 21 could have moved, it is the lieutenant and the others are mines.
+        let lineup = crate::games::junqi::DEFAULT_LINEUP;
+        let mut belief = mostly_known(lineup, &[16, 17, 18]);
+        belief.propagate().unwrap();
+        assert_eq!(belief.domain(PieceId(17)).0, ranks("hj"));
+        belief.add_mover_clause(0, 1 << 16).unwrap();
+        belief.propagate().unwrap();
+        assert_eq!(belief.domain(PieceId(16)).single(), Some(7));
+        assert_eq!(belief.domain(PieceId(17)).single(), Some(MINE));
+        assert_eq!(belief.domain(PieceId(18)).single(), Some(MINE));
+        // A clause on pieces that are all mines cannot hold.
+        let mut belief = mostly_known(lineup, &[]);
+        belief.add_mover_clause(0, 1 << 16 | 1 << 18).unwrap();
+        assert_eq!(belief.propagate(), Err(Contradiction::Stuck(0)));
+    }
+
     #[test]
     fn the_flag_is_one_of_the_two_hq_pieces() {
         let mut belief = Belief::new(0b0001);

@@ -942,10 +942,12 @@ impl InfoState {
         self.drawn() || self.team_out()
     }
 
+    /// What the state was built to see.
     pub fn info(&self) -> Info {
         self.info
     }
 
+    /// The rule options the record was read under (worlds carry them).
     pub fn rules(&self) -> Rules {
         self.rules
     }
@@ -960,6 +962,7 @@ impl InfoState {
         self.known & (1 << seat) != 0
     }
 
+    /// Whether `seat` has been eliminated (or was `0` in the setup).
     pub fn is_out(&self, seat: usize) -> bool {
         self.out & (1 << seat) != 0
     }
@@ -991,6 +994,7 @@ impl InfoState {
         (s != NONE).then_some(usize::from(s))
     }
 
+    /// Whether the piece is on the board.
     pub fn is_alive(&self, p: PieceId) -> bool {
         self.station[p.index()] != NONE
     }
@@ -1000,6 +1004,7 @@ impl InfoState {
         self.present & (1 << p.seat()) != 0
     }
 
+    /// Whether the piece ever moved (so it is no mine or flag).
     pub fn has_moved(&self, p: PieceId) -> bool {
         self.moved[p.index()]
     }

@@ -42,7 +42,7 @@ pub use info::{InfoError, InfoState, Reject, Rules};
 pub use sample::{Assignment, Sample, Sampler, resample};
 
 use super::board::{CAMP_SLOTS, SEAT_NAMES};
-use super::position::{BOMB, ENGINEER, FLAG, MINE, RANKS};
+use super::position::{BOMB, FLAG, MINE, RANKS};
 use std::fmt;
 use std::str::FromStr;
 
@@ -171,8 +171,6 @@ impl Domain {
     pub const ALL: Domain = Domain((1 << RANKS) - 1);
     /// Ranks that can ever move: all but mines and flags.
     pub const MOVERS: Domain = Domain(Self::ALL.0 & !(1 << MINE) & !(1 << FLAG));
-    /// Movers that ride only straight lines and L-curves: all movers but engineers.
-    pub const RIDERS: Domain = Domain(Self::MOVERS.0 & !(1 << ENGINEER));
 
     /// The single rank `r`.
     #[inline]
@@ -202,16 +200,19 @@ impl Domain {
         Domain(d)
     }
 
+    /// Whether rank `r` is still possible.
     #[inline]
     pub fn contains(self, r: u8) -> bool {
         self.0 & (1 << r) != 0
     }
 
+    /// How many ranks are possible.
     #[inline]
     pub fn len(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// No rank left: a contradiction.
     #[inline]
     pub fn is_empty(self) -> bool {
         self.0 == 0
