@@ -198,7 +198,11 @@ fn annotated_game(seed: u64, plies: usize) -> (Vec<String>, String) {
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         // Attacks first, so that the record has every kind of report.
-        let attacks: Vec<_> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+        let attacks: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
         let mv = if !attacks.is_empty() && rng.random_bool(0.7) {
             attacks[rng.random_range(0..attacks.len())]
         } else {
@@ -217,7 +221,10 @@ fn open_info_accepts_the_referees_reports_and_checks_them() {
     let mut reports = 0;
     for seed in 0..6 {
         let (record, fen) = annotated_game(seed, 120);
-        reports += record.iter().filter(|t| t.contains("=w") || t.contains("=b")).count();
+        reports += record
+            .iter()
+            .filter(|t| t.contains("=w") || t.contains("=b"))
+            .count();
         engine.send(&format!("position startpos moves {}", record.join(" ")));
         engine.send("d");
         let lines = engine.until("position: ", 10 * SECOND);

@@ -153,9 +153,8 @@ fn replays(game: &Match) {
     }
 }
 
-/// The `--info` modes qiyi plays. `double-open` and `dark` join this list once the engine
-/// reads `Info` and annotated plies; the test below then plays them too.
-const QIYI_INFO_MODES: [&str; 1] = ["open"];
+/// The `--info` modes qiyi plays.
+const QIYI_INFO_MODES: [&str; 3] = ["open", "double-open", "dark"];
 
 #[test]
 fn matches_of_qiyi_against_itself_finish_and_replay() {

@@ -24,9 +24,10 @@ pub const WORLD_DEPTH: u32 = 2;
 /// Worlds per batch and thread: the unit between time checks and progress reports.
 const BATCH_PER_THREAD: usize = 4;
 
-/// Nodes one root move's search may spend in one world, so that no single search can
-/// carry a move past its time.
-const NODES_PER_MOVE: u64 = 200_000;
+/// Nodes one root move's search may spend in one world: `stop` and the time limits are
+/// polled between these searches, so this bounds how late an answer can be (about 40 ms
+/// at Junqi's half a million nodes a second).
+const NODES_PER_MOVE: u64 = 20_000;
 
 /// The win probability of a score from the view of the team it is for.
 fn win_probability(score: Score) -> f64 {

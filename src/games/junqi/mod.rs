@@ -38,7 +38,8 @@ pub use notation::{DEFAULT_LINEUP, SetupError, parse_lineup};
 pub use position::{Move, Position, Undo};
 pub use record::{Clash, Entry, Ply, Report};
 
-use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome, quote};
+use crate::core::{Game, Hidden, MoveList, OptionKind, OptionSpec, Outcome, quote};
+use std::sync::Arc;
 
 /// Rule option: plies without a piece leaving the board before a draw (0 = off).
 const DRAW_PLIES: &str = "NoCombatDrawPlies";
@@ -48,6 +49,32 @@ const MAX_PASSES: &str = "MaxPasses";
 const INFO: &str = "Info";
 /// The values of [`INFO`].
 const INFO_MODES: [&str; 3] = ["open", "double-open", "dark"];
+
+impl Position {
+    /// A `setup` under `Info double-open` or `dark`: `-` for the seats the engine may not
+    /// see, every ply annotated. The position kept is one world of what
+    /// is known, with the knowledge attached for the search.
+    fn from_dark_record(
+        setup: &str,
+        plies: &[String],
+        rules: &[(String, String)],
+        info: dark::Info,
+    ) -> anyhow::Result<Self> {
+        let mut options = Position::empty();
+        for (name, value) in rules {
+            options.set_rule_option(name, value)?;
+        }
+        let rules = dark::Rules {
+            draw_plies: options.draw_plies,
+            max_passes: options.max_passes,
+        };
+        let state = dark::InfoState::parse(setup, &plies.join(" "), rules, info)?;
+        let knowledge = dark::Knowledge::new(state, &dark::Evidence::NONE);
+        let mut pos = knowledge.representative();
+        pos.knowledge = Some(Arc::new(knowledge));
+        Ok(pos)
+    }
+}
 
 impl Game for Position {
     type Move = Move;
@@ -83,12 +110,16 @@ impl Game for Position {
         plies: &[String],
         rules: &[(String, String)],
     ) -> anyhow::Result<Self> {
-        let info = rules
+        let info: dark::Info = rules
             .iter()
             .find(|(name, _)| name.eq_ignore_ascii_case(INFO))
-            .map_or("open", |(_, value)| value.as_str());
-        if info != "open" {
-            anyhow::bail!("Info {info} is not supported yet; this build plays the open game");
+            .map_or(Ok(dark::Info::Open), |(_, value)| value.parse())
+            .map_err(anyhow::Error::msg)?;
+        // `startpos` and the full form give every rank, whatever the engine may see.
+        if let Some(setup) = start.filter(|text| text.split_whitespace().next() == Some("setup"))
+            && info != dark::Info::Open
+        {
+            return Self::from_dark_record(setup, plies, rules, info);
         }
         let mut pos = match start {
             Some(text) => Self::from_notation(text)
@@ -125,12 +156,22 @@ impl Game for Position {
         Ok(pos)
     }
 
+    fn hidden(&self) -> Option<&dyn Hidden<Self>> {
+        self.knowledge.as_deref().map(|k| k as &dyn Hidden<Self>)
+    }
+
     fn to_notation(&self) -> String {
         notation::full(self)
     }
 
+    /// The board; in the dark game the board of one world, then what is known of every
+    /// hidden piece.
     fn display(&self) -> String {
-        notation::diagram(self)
+        let mut text = notation::diagram(self);
+        if let Some(knowledge) = &self.knowledge {
+            text.push_str(&knowledge.describe());
+        }
+        text
     }
 
     fn side_to_move(&self) -> usize {

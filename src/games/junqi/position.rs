@@ -191,6 +191,9 @@ pub struct Position {
     pub(super) draw_plies: u16,
     /// Rule option `MaxPasses` (0 = off).
     pub(super) max_passes: u8,
+    /// In the dark game, what the engine knows: this position is then one world of it,
+    /// and the search plays on others drawn from it ([`crate::core::Hidden`]).
+    pub(super) knowledge: Option<std::sync::Arc<super::dark::Knowledge>>,
     /// Per seat, the `(station, piece)` pairs removed by its elimination.
     graves: [[(u8, u8); 25]; 4],
     grave_len: [u8; 4],
@@ -319,6 +322,7 @@ impl Position {
             hash: 0,
             draw_plies: DEFAULT_DRAW_PLIES,
             max_passes: DEFAULT_MAX_PASSES,
+            knowledge: None,
             graves: [[(0, 0); 25]; 4],
             grave_len: [0; 4],
         }

@@ -10,6 +10,8 @@
 //!   counts as a global cardinality constraint, propagated to a fixpoint.
 //! - `evidence`: soft evidence ([`Evidence`]): deployment habits and pieces that never
 //!   moved, as per-piece log-weights; never a hard exclusion.
+//! - `hidden`: [`Knowledge`], the state and its sampler as the search sees them: worlds
+//!   drawn with their weights, hung on the position the protocol keeps.
 //! - `sample`: [`Sampler`], complete rank assignments drawn without failure or retry, each
 //!   with an importance weight toward the target; [`InfoState::world`] turns one into an
 //!   open [`Position`](super::Position).
@@ -32,11 +34,13 @@
 //! //! ```
 
 mod evidence;
+mod hidden;
 mod infer;
 mod info;
 mod sample;
 
 pub use evidence::Evidence;
+pub use hidden::Knowledge;
 pub use infer::{Belief, Combat, Contradiction};
 pub use info::{InfoError, InfoState, Reject, Rules};
 pub use sample::{Assignment, Sample, Sampler, resample};

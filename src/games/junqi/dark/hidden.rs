@@ -1,0 +1,97 @@
+//! The dark game as the engine plays it. [`Knowledge`] is what the seat to move knows
+//! (the information state and a sampler of its worlds). It hangs on the position the
+//! protocol keeps, so the generic search plays on worlds drawn from it
+//! ([`crate::core::Hidden`]) and never on ranks it was not told.
+
+use super::{Evidence, InfoState, Sampler};
+use crate::core::Hidden;
+use crate::games::junqi::Position;
+use crate::games::junqi::board::{SEAT_NAMES, STATIONS, name};
+use crate::games::junqi::position::{RANKS, rank_of};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+/// Salt of the sampler's seeds, so that the worlds of one `go` differ from batch to batch
+/// but repeat from run to run.
+const SEED: u64 = 0x6461_726b_776f_726c; // "darkworl"
+
+/// What the seat to move knows, and how to draw worlds from it.
+#[derive(Debug)]
+pub struct Knowledge {
+    state: InfoState,
+    sampler: Sampler,
+}
+
+impl Knowledge {
+    pub fn new(state: InfoState, evidence: &Evidence) -> Knowledge {
+        let sampler = state.sampler(evidence);
+        Knowledge { state, sampler }
+    }
+
+    pub fn state(&self) -> &InfoState {
+        &self.state
+    }
+
+    /// A world for the protocol's own use (legal moves, queries, `d`): the public facts
+    /// and the moves of the seats the engine was given are the same in every world.
+    pub fn representative(&self) -> Position {
+        let mut rng = StdRng::seed_from_u64(SEED);
+        self.state.world(&self.sampler.sample(&mut rng).ranks)
+    }
+
+    /// What `d` adds in the dark game: for every hidden piece on the board, the ranks it
+    /// may have and the likeliest ones over a sample of worlds.
+    pub fn describe(&self) -> String {
+        const WORLDS: usize = 256;
+        let worlds = self.sample(WORLDS, u64::MAX);
+        let total: f64 = worlds.iter().map(|(_, w)| w).sum();
+        let mut text = format!("hidden pieces (possible ranks; likeliest over {WORLDS} worlds):\n");
+        for station in 0..STATIONS {
+            let Some(piece) = self.state.occupant(station) else {
+                continue;
+            };
+            if self.state.is_known(piece.seat()) {
+                continue;
+            }
+            let mut odds = [0.0; RANKS];
+            for (world, weight) in &worlds {
+                odds[usize::from(rank_of(world.piece(station)))] += weight / total.max(1e-300);
+            }
+            let mut likely: Vec<usize> = (0..RANKS).filter(|&r| odds[r] >= 0.005).collect();
+            likely.sort_by(|&a, &b| odds[b].total_cmp(&odds[a]));
+            let likely: Vec<String> = likely
+                .iter()
+                .take(3)
+                .map(|&r| format!("{}{:.0}%", char::from(b'a' + r as u8), 100.0 * odds[r]))
+                .collect();
+            text.push_str(&format!(
+                "  {} {} {} {}\n",
+                name(station),
+                SEAT_NAMES[piece.seat()],
+                self.state.domain(piece),
+                likely.join(" ")
+            ));
+        }
+        text
+    }
+}
+
+impl Hidden<Position> for Knowledge {
+    fn sample(&self, count: usize, seed: u64) -> Vec<(Position, f64)> {
+        let mut rng = StdRng::seed_from_u64(SEED ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let samples: Vec<_> = (0..count).map(|_| self.sampler.sample(&mut rng)).collect();
+        // Self-normalised importance weights, scaled so the largest is 1.
+        let top = samples
+            .iter()
+            .map(|s| s.log_weight)
+            .fold(f64::NEG_INFINITY, f64::max);
+        samples
+            .into_iter()
+            .map(|s| (self.state.world(&s.ranks), (s.log_weight - top).exp()))
+            .collect()
+    }
+
+    fn knows_mover(&self) -> bool {
+        self.state.is_known(self.state.side_to_move())
+    }
+}

@@ -1,0 +1,188 @@
+//! The Junqi dark game over UGI against the real binary: positions given as a referee
+//! gives them (`-` for the seats the engine may not see, every ply annotated), in
+//! `double-open` and `dark`; moves that are always legal in the true position; `d`
+//! showing what is known of the hidden pieces; impossible records refused with one error
+//! while the previous position stays.
+
+mod common;
+
+use common::Engine;
+use qiyi::core::{Game, MoveList};
+use qiyi::games::junqi::{Position, deploy};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::time::Duration;
+
+const SECOND: Duration = Duration::from_secs(1);
+const SEATS: [char; 4] = ['S', 'E', 'N', 'W'];
+
+/// A game played at random (attacks preferred) from random lineups: the lineups, and
+/// after each ply the annotated tokens so far and the true position.
+struct Played {
+    lineups: Vec<String>,
+    steps: Vec<(Vec<String>, Position)>,
+}
+
+fn random_game(seed: u64, plies: usize) -> Played {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let lineups: Vec<String> = (0..4).map(|_| deploy(&mut rng)).collect();
+    let setup: Vec<String> = (0..4)
+        .map(|s| format!("{}:{}", SEATS[s], lineups[s]))
+        .collect();
+    let mut pos = Position::from_notation(&format!("setup {}", setup.join(" "))).unwrap();
+    let mut tokens = Vec::new();
+    let mut steps = vec![(tokens.clone(), pos.clone())];
+    for _ in 0..plies {
+        if pos.result().is_some() {
+            break;
+        }
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let attacks: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
+        let mv = if !attacks.is_empty() && rng.random_bool(0.6) {
+            attacks[rng.random_range(0..attacks.len())]
+        } else {
+            moves[rng.random_range(0..moves.len())]
+        };
+        tokens.extend(pos.record(mv).iter().map(ToString::to_string));
+        pos.make_move(mv);
+        steps.push((tokens.clone(), pos.clone()));
+    }
+    Played { lineups, steps }
+}
+
+/// The `position` command for a process that sees `sees`.
+fn command(game: &Played, sees: [bool; 4], tokens: &[String]) -> String {
+    let seats: Vec<String> = (0..4)
+        .map(|s| {
+            let lineup = if sees[s] {
+                game.lineups[s].as_str()
+            } else {
+                "-"
+            };
+            format!("{}:{lineup}", SEATS[s])
+        })
+        .collect();
+    let mut text = format!("position setup {} first S", seats.join(" "));
+    if !tokens.is_empty() {
+        text.push_str(" moves ");
+        text.push_str(&tokens.join(" "));
+    }
+    text
+}
+
+fn engine(info: &str) -> Engine {
+    let mut engine = Engine::start(&["--game", "junqi"]);
+    engine.send("ugi");
+    engine.until("ugiok", 10 * SECOND);
+    engine.send(&format!("setoption name Info value {info}"));
+    engine.send("setoption name Threads value 2");
+    engine.ask("isready", "readyok");
+    engine
+}
+
+/// The lines of `d`, which must carry no error.
+fn diagram(engine: &mut Engine) -> Vec<String> {
+    engine.send("d");
+    engine.send("isready");
+    let lines = engine.until("readyok", 10 * SECOND);
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:#?}");
+    lines
+}
+
+#[test]
+fn dark_and_double_open_moves_are_legal_in_the_true_position() {
+    for (info, sees) in [
+        ("dark", [true, false, false, false]),
+        ("dark", [false, false, true, false]),
+        ("double-open", [true, false, true, false]),
+        ("double-open", [false, true, false, true]),
+    ] {
+        let mut engine = engine(info);
+        let mut searched = 0;
+        for seed in 0..3 {
+            let game = random_game(seed, 160);
+            for (tokens, truth) in game.steps.iter().step_by(7) {
+                let seat = truth.side_to_move();
+                if truth.result().is_some() {
+                    continue;
+                }
+                engine.send(&command(&game, sees, tokens));
+                if !sees[seat] {
+                    // Never a move for a seat the engine was not given.
+                    let error = engine.ask("go movetime 50", "info string error");
+                    assert!(error.contains("not given"), "{error}");
+                    continue;
+                }
+                let answer = engine.ask("go movetime 60", "bestmove");
+                let mv = answer.split_whitespace().nth(1).unwrap();
+                let mut legal = MoveList::new();
+                truth.legal_moves(&mut legal);
+                let names: Vec<String> = legal.iter().map(|&m| Position::move_name(m)).collect();
+                assert!(
+                    names.iter().any(|n| n == mv),
+                    "{info}: {mv} not in {names:?}"
+                );
+                searched += 1;
+                let lines = diagram(&mut engine);
+                let hidden = sees.iter().filter(|&&s| !s).count();
+                assert!(hidden == 0 || lines.iter().any(|l| l.starts_with("hidden pieces")));
+            }
+        }
+        assert!(searched >= 10, "{info}: {searched} searches");
+    }
+}
+
+#[test]
+fn impossible_records_are_refused_and_the_position_stays() {
+    let mut engine = engine("dark");
+    let game = random_game(11, 120);
+    let (tokens, _) = &game.steps[game.steps.len() / 2];
+    let sees = [true, false, false, false];
+    let good = command(&game, sees, tokens);
+    engine.send(&good);
+    let before = diagram(&mut engine);
+    let own_move = tokens
+        .iter()
+        .position(|t| t.ends_with("=m"))
+        .expect("a quiet ply in the record");
+    let mut bad_records: Vec<Vec<String>> = Vec::new();
+    // A move onto an empty station reported as a combat.
+    let mut wrong = tokens.clone();
+    wrong[own_move] = wrong[own_move].replace("=m", "=w");
+    bad_records.push(wrong);
+    // A ply without its report.
+    let mut bare = tokens.clone();
+    bare[own_move] = bare[own_move].trim_end_matches("=m").to_string();
+    bad_records.push(bare);
+    // A ply by the wrong seat (two plies swapped), a station that is no station, garbage.
+    let mut swapped = tokens.clone();
+    swapped.swap(0, 1);
+    bad_records.push(swapped);
+    bad_records.push([tokens.clone(), vec!["z9z10=m".into()]].concat());
+    bad_records.push([tokens.clone(), vec!["i6i7=q".into()]].concat());
+    for record in bad_records {
+        let line = command(&game, sees, &record);
+        engine.send(&line);
+        engine.send("isready");
+        let lines = engine.until("readyok", 10 * SECOND);
+        let errors = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count();
+        assert_eq!(errors, 1, "{line}: {lines:#?}");
+        assert_eq!(
+            diagram(&mut engine),
+            before,
+            "the position changed after {line}"
+        );
+    }
+    // A setup that hides every seat but gives no seat to play is still a position.
+    engine.send(&command(&game, [false; 4], &[]));
+    let error = engine.ask("go movetime 50", "info string error");
+    assert!(error.contains("not given"), "{error}");
+}
