@@ -331,7 +331,7 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
         let mut options = vec![
             (
                 "Info".to_string(),
-                config.info.told(&table.seats[p]).name().to_string(),
+                super::told(config.info, &table.seats[p]).to_string(),
             ),
             (
                 "NoCombatDrawPlies".to_string(),
@@ -451,7 +451,7 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
         report.result_text(),
         report.reason,
         plies,
-        config.info.name(),
+        config.info,
         config.seating(),
         config.draw_plies,
         config.max_passes,
@@ -579,9 +579,9 @@ mod tests {
             assert!(position.contains(" first S moves "), "{position}");
         }
         // In dark team mode the process is told double-open: it knows both partners.
-        assert_eq!(Info::Dark.told(&[0, 2]), Info::DoubleOpen);
-        assert_eq!(Info::Dark.told(&[1]), Info::Dark);
-        assert_eq!(Info::Open.told(&[1, 3]), Info::Open);
+        assert_eq!(super::super::told(Info::Dark, &[0, 2]), Info::DoubleOpen);
+        assert_eq!(super::super::told(Info::Dark, &[1]), Info::Dark);
+        assert_eq!(super::super::told(Info::Open, &[1, 3]), Info::Open);
     }
 
     #[test]

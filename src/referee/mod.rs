@@ -26,34 +26,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 
-/// What the engines are told about each other's pieces (`setoption name Info`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Info {
-    /// Every lineup, plain plies.
-    Open,
-    /// A process's own team's lineups; plies annotated with the referee's reports.
-    DoubleOpen,
-    /// A process's own seats' lineups only; annotated plies.
-    Dark,
-}
+pub use crate::games::junqi::dark::Info;
 
-impl Info {
-    /// The name the rules give the mode.
-    pub fn name(self) -> &'static str {
-        match self {
-            Info::Open => "open",
-            Info::DoubleOpen => "double-open",
-            Info::Dark => "dark",
-        }
-    }
-
-    /// The `Info` value for a process playing `seats`: a process that plays both partners
-    /// of a team knows both their lineups, so in the dark game it is in double-open.
-    pub fn told(self, seats: &[usize]) -> Info {
-        match self {
-            Info::Dark if seats.len() > 1 => Info::DoubleOpen,
-            info => info,
-        }
+/// The `Info` a process playing `seats` is told: one that plays both partners of a team
+/// knows both their lineups, so in the dark game it is in double-open.
+pub fn told(info: Info, seats: &[usize]) -> Info {
+    match info {
+        Info::Dark if seats.len() > 1 => Info::DoubleOpen,
+        info => info,
     }
 }
 
@@ -116,8 +96,10 @@ pub struct Config {
     /// An option for engine B (repeatable).
     #[arg(long = "option-b", value_name = "NAME=VALUE")]
     pub options_b: Vec<String>,
-    /// What each process may see of the others' lineups.
-    #[arg(long, value_enum, default_value_t = Info::Open)]
+    /// What each process may see of the others' lineups: open (every lineup, plain
+    /// plies), double-open (its team's lineups, annotated plies) or dark (its own seats'
+    /// lineups, annotated plies).
+    #[arg(long, value_parser = parse_info, default_value = "open")]
     pub info: Info,
     /// One process per seat, four per game (the default).
     #[arg(long, conflicts_with = "teams")]
@@ -165,6 +147,10 @@ impl Config {
     }
 }
 
+fn parse_info(text: &str) -> Result<Info, String> {
+    text.parse()
+}
+
 /// Both games of pair `pair` draw from this generator: the same lineups, and the same
 /// replacements for invalid ones.
 fn pair_rng(seed: u64, pair: usize) -> StdRng {
@@ -204,7 +190,7 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
     println!(
         "qiyi referee: {} games, info {}, {}, lineups {}, seed {seed}, movetime {} ms",
         config.games,
-        config.info.name(),
+        config.info,
         config.seating(),
         match config.lineups {
             Lineups::Random => "random",

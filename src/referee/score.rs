@@ -44,7 +44,7 @@ impl Tally {
         let (a, _) = self.points();
         let mut text = format!(
             "\n{games} games, info {}, {}: A {} wins, {} draws, {} losses; score {a}/{games} = {:.1}%\n",
-            config.info.name(),
+            config.info,
             config.seating(),
             self.wins,
             self.draws,
