@@ -183,49 +183,20 @@ fn the_engine_beats_a_random_mover_with_either_team() {
     assert_eq!(play(Some(0), 2), "p2win");
 }
 
-/// A random game's plies as a referee writes them (annotated, with `out:` tokens), from
-/// the library's open position.
-fn annotated_game(seed: u64, plies: usize) -> (Vec<String>, String) {
-    use qiyi::core::{Game, MoveList};
-    use qiyi::games::junqi::Position;
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut pos = Position::start_position();
-    let mut record = Vec::new();
-    for _ in 0..plies {
-        if pos.result().is_some() {
-            break;
-        }
-        let mut moves = MoveList::new();
-        pos.legal_moves(&mut moves);
-        // Attacks first, so that the record has every kind of report.
-        let attacks: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|&m| pos.is_capture(m))
-            .collect();
-        let mv = if !attacks.is_empty() && rng.random_bool(0.7) {
-            attacks[rng.random_range(0..attacks.len())]
-        } else {
-            moves[rng.random_range(0..moves.len())]
-        };
-        record.extend(pos.record(mv).iter().map(ToString::to_string));
-        pos.make_move(mv);
-    }
-    (record, pos.to_notation())
-}
-
 #[test]
 fn open_info_accepts_the_referees_reports_and_checks_them() {
     let mut engine = junqi();
     engine.send("setoption name Info value open");
     let mut reports = 0;
     for seed in 0..6 {
-        let (record, fen) = annotated_game(seed, 120);
+        let game = common::junqi::random_game(seed, 120);
+        let (record, last) = game.steps.last().unwrap();
+        let fen = qiyi::core::Game::to_notation(last);
         reports += record
             .iter()
             .filter(|t| t.contains("=w") || t.contains("=b"))
             .count();
-        engine.send(&format!("position startpos moves {}", record.join(" ")));
+        engine.send(&common::junqi::open_command(&game, record));
         engine.send("d");
         let lines = engine.until("position: ", 10 * SECOND);
         assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
@@ -237,7 +208,7 @@ fn open_info_accepts_the_referees_reports_and_checks_them() {
         let mut wrong = record.clone();
         wrong[i] = wrong[i].replace("=w", "=l");
         let error = engine.ask(
-            &format!("position startpos moves {}", wrong.join(" ")),
+            &common::junqi::open_command(&game, &wrong),
             "info string error",
         );
         assert!(error.contains(&format!("move {}", i + 1)), "{error}");

@@ -96,6 +96,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         plies: &[String],
         rules: &[(String, String)],
     ) -> anyhow::Result<Self> {
+        let mut pos = Self::start_with_rules(start, rules)?;
+        for (i, text) in plies.iter().enumerate() {
+            let mv = pos
+                .parse_move(text)
+                .map_err(|e| anyhow::anyhow!("move {} ({}): {e}", i + 1, quote(text)))?;
+            pos.make_move(mv);
+        }
+        Ok(pos)
+    }
+    /// Where a `position` command starts: `start` in the game's notation (the initial
+    /// position when `None`), with the rule options applied.
+    fn start_with_rules(start: Option<&str>, rules: &[(String, String)]) -> anyhow::Result<Self> {
         let mut pos = match start {
             Some(text) => Self::from_notation(text)
                 .map_err(|e| anyhow::anyhow!("bad position {}: {e}", quote(text)))?,
@@ -103,12 +115,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         };
         for (name, value) in rules {
             pos.set_rule_option(name, value)?;
-        }
-        for (i, text) in plies.iter().enumerate() {
-            let mv = pos
-                .parse_move(text)
-                .map_err(|e| anyhow::anyhow!("move {} ({}): {e}", i + 1, quote(text)))?;
-            pos.make_move(mv);
         }
         Ok(pos)
     }

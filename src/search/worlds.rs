@@ -136,35 +136,16 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     if !searchmoves.is_empty() {
         moves.retain(|mv| searchmoves.contains(mv));
     }
-    let mut result = SearchResult {
-        best: moves.first().copied(),
-        ponder: None,
-        score: 0,
-        depth: 0,
-        nodes: 0,
-    };
-    if moves.len() > 1 {
-        result = sample_and_search(
-            root, hidden, eval, tt, control, limits, params, &moves, report,
-        );
+    if moves.len() <= 1 {
+        wait_for_stop(control, limits);
+        return SearchResult {
+            best: moves.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
     }
-    wait_for_stop(control, limits);
-    result
-}
-
-/// The batches of worlds, for [`search`] once there is a choice to make.
-#[allow(clippy::too_many_arguments)]
-fn sample_and_search<G: Game, E: Evaluator<G>>(
-    root: &G,
-    hidden: &dyn Hidden<G>,
-    eval: &E,
-    tt: &TranspositionTable,
-    control: &Control,
-    limits: &Limits,
-    params: &SearchParams,
-    moves: &[G::Move],
-    report: &mut ReportFn<'_, G::Move>,
-) -> SearchResult<G::Move> {
     let threads = params.threads.max(1);
     let budget = TimeBudget::new(limits, root.side_to_move(), params.time);
     let depth = limits.depth.unwrap_or(WORLD_DEPTH).max(1);
@@ -199,7 +180,7 @@ fn sample_and_search<G: Game, E: Evaluator<G>>(
             break;
         }
         let work = |(world, weight): &(G, f64)| {
-            search_world(world, moves, eval, tt, depth, &out_of_time).map(|r| (*weight, r))
+            search_world(world, &moves, eval, tt, depth, &out_of_time).map(|r| (*weight, r))
         };
         let done: Vec<_> = match &pool {
             Ok(pool) => pool.install(|| batch.par_iter().map(work).collect()),
@@ -233,6 +214,7 @@ fn sample_and_search<G: Game, E: Evaluator<G>>(
             worlds: Some((worlds, probability)),
         });
     }
+    wait_for_stop(control, limits);
     SearchResult {
         best: Some(moves[best]),
         ponder: None,

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod junqi;
 pub mod minimax;
 
 use std::io::{BufRead, BufReader, Write};

@@ -121,14 +121,7 @@ impl Game for Position {
         {
             return Self::from_dark_record(setup, plies, rules, info);
         }
-        let mut pos = match start {
-            Some(text) => Self::from_notation(text)
-                .map_err(|e| anyhow::anyhow!("bad position {}: {e}", quote(text)))?,
-            None => Self::start_position(),
-        };
-        for (name, value) in rules {
-            pos.set_rule_option(name, value)?;
-        }
+        let mut pos = Self::start_with_rules(start, rules)?;
         for (i, text) in plies.iter().enumerate() {
             let bad = |e: anyhow::Error| anyhow::anyhow!("move {} ({}): {e}", i + 1, quote(text));
             match Entry::parse(text).map_err(bad)? {
