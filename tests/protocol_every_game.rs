@@ -223,3 +223,78 @@ fn a_hash_size_that_cannot_be_had_is_an_error_not_a_panic() {
     engine.send("go depth 3");
     engine.until("bestmove", Duration::from_secs(10));
 }
+
+#[test]
+fn a_refused_hash_size_leaves_the_running_job_alone() {
+    // Found by docs/tools/fuzz_protocol.py: the table was refused only after the running
+    // search or perft had been stopped, so a rejected command ended the job.
+    for (game, hello, depth, setup) in GAMES {
+        let mut engine = start(game, hello, setup);
+        for job in ["go infinite".to_string(), format!("go perft {depth}")] {
+            engine.send(&job);
+            std::thread::sleep(Duration::from_millis(200));
+            engine.send("setoption name Hash value 65536");
+            engine.send("isready");
+            let lines = engine.until("readyok", Duration::from_secs(30));
+            let errors = lines
+                .iter()
+                .filter(|l| l.starts_with("info string error"))
+                .count();
+            assert_eq!(errors, 1, "{game} {job}: {lines:?}");
+            assert!(
+                !lines
+                    .iter()
+                    .any(|l| l.starts_with("bestmove") || l.starts_with("info string perft")),
+                "{game} {job}: the refused option ended the job: {lines:?}"
+            );
+            // Still running: another job is refused, and `stop` ends this one.
+            assert!(
+                engine
+                    .ask("go depth 1", "info string error")
+                    .contains("already running")
+            );
+            engine.send("stop");
+            let end = if job.starts_with("go perft") {
+                "info string perft stopped"
+            } else {
+                "bestmove"
+            };
+            engine.until(end, AT_ONCE);
+        }
+    }
+}
+
+#[test]
+fn an_oracle_option_sent_before_its_game_is_kept_for_it() {
+    // Found by docs/tools/fuzz_protocol.py: FourSquare's `Tablebase` was an unknown
+    // option until FourSquare was being played, unlike its rule option `MaxPlies`.
+    for args in [&[][..], &["--game", "chess"][..]] {
+        let mut engine = Engine::start(args);
+        engine.send("setoption name Tablebase value false");
+        engine.send("setoption name Game value foursquare");
+        engine.send("isready");
+        let lines = engine.until("readyok", Duration::from_secs(10));
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "{args:?}: {lines:?}"
+        );
+        // The table is off: the search counts its depths instead of reading a mate (with
+        // the table on, one line says `score mate -12`).
+        engine.send("position startpos");
+        engine.send("go depth 3");
+        let lines = engine.until("bestmove", Duration::from_secs(10));
+        let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+        assert_eq!(infos.len(), 3, "{args:?}: {lines:?}");
+        assert!(
+            infos.iter().all(|l| !l.contains(" mate ")),
+            "{args:?}: {lines:?}"
+        );
+        // From another game, a bad value is refused all the same.
+        engine.send("setoption name Game value chess");
+        assert!(
+            engine
+                .ask("setoption name Tablebase value maybe", "info string error")
+                .contains("true or false")
+        );
+    }
+}

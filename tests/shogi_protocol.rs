@@ -109,3 +109,30 @@ fn bad_input_battery() {
         assert_eq!(sfen(&mut engine), before, "{line} changed the position");
     }
 }
+
+#[test]
+fn a_timed_go_mate_is_held_to_the_move_time_limit() {
+    // Found by docs/tools/fuzz_protocol.py: `go mate 5000` ran its five seconds whatever
+    // `MoveTimeLimit` said; only `go mate infinite` may (as `go infinite` may).
+    let mut engine = usi();
+    engine.send("setoption name MoveTimeLimit value 300");
+    engine.send(
+        "position sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    );
+    engine.ask("isready", "readyok");
+    let start = std::time::Instant::now();
+    engine.send("go mate 5000");
+    let answer = engine.until("checkmate", 10 * SECOND).pop().unwrap();
+    let took = start.elapsed();
+    assert_eq!(answer, "checkmate timeout");
+    assert!(took < Duration::from_millis(800), "{took:?}");
+    // Under the limit the time asked for is kept.
+    engine.send("setoption name MoveTimeLimit value 60000");
+    let start = std::time::Instant::now();
+    engine.send("go mate 500");
+    assert_eq!(
+        engine.until("checkmate", 10 * SECOND).pop().unwrap(),
+        "checkmate timeout"
+    );
+    assert!(start.elapsed() >= Duration::from_millis(450));
+}

@@ -118,17 +118,22 @@ impl GameKind {
         }
     }
 
-    /// The options that change this game's rules (Junqi's `NoCombatDrawPlies`), known
-    /// without an engine for it, so they can be accepted before the game is chosen.
-    pub fn rule_options(self) -> Vec<OptionSpec> {
-        struct RuleOptions;
-        impl WithGame for RuleOptions {
+    /// The options this game declares besides the engine's: those that change its rules
+    /// (Junqi's `NoCombatDrawPlies`) and those of its oracle (FourSquare's `Tablebase`),
+    /// known without an engine for it, so they can be accepted before the game is chosen.
+    pub fn own_options(self) -> Vec<OptionSpec> {
+        struct OwnOptions;
+        impl WithGame for OwnOptions {
             type Output = Vec<OptionSpec>;
-            fn run<G: Game, E: Evaluator<G>>(self, _kind: GameKind, _eval: E) -> Self::Output {
+            fn run<G: Game, E: Evaluator<G>>(self, _kind: GameKind, eval: E) -> Self::Output {
+                let oracle = eval.oracle();
                 G::rule_options()
+                    .into_iter()
+                    .chain(oracle.iter().flat_map(|o| o.options()))
+                    .collect()
             }
         }
-        self.dispatch(RuleOptions).unwrap_or_default()
+        self.dispatch(OwnOptions).unwrap_or_default()
     }
 
     /// Runs `task` with this game's position and evaluator types: the one place where a

@@ -11,7 +11,7 @@ use crate::core::{
 };
 use crate::games::GameKind;
 use crate::perft;
-use crate::search::{self, Control, Limits, Report, SearchParams, TranspositionTable};
+use crate::search::{self, Control, Limits, Report, SearchParams, TimeBudget, TranspositionTable};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -129,14 +129,20 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 Some(pos)
             }
         };
+        // A table the machine cannot give is refused before anything is disturbed.
+        let table = match spec.name {
+            "Hash" if number() as usize != self.hash_mb => {
+                Some(TranspositionTable::try_new(number() as usize)?)
+            }
+            _ => None,
+        };
         // Valid: only now may the running search be disturbed.
         self.stop();
         match spec.name {
             "Hash" => {
-                let mb = number() as usize;
-                if mb != self.hash_mb {
-                    self.tt = Arc::new(TranspositionTable::try_new(mb)?);
-                    self.hash_mb = mb;
+                if let Some(table) = table {
+                    self.tt = Arc::new(table);
+                    self.hash_mb = number() as usize;
                 }
             }
             "Threads" => self.params.threads = number() as usize,
@@ -240,12 +246,18 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 
     /// USI's `go mate`: the game's mate search on the job thread, answered with
     /// `checkmate <moves>`, `checkmate nomate`, `checkmate timeout` or
-    /// `checkmate notimplemented`.
+    /// `checkmate notimplemented`. A timed one is held to `MoveTimeLimit` like any search;
+    /// only `go mate infinite` runs until `stop`.
     fn mate(&mut self, time: Option<u64>) -> Result<(), String> {
         self.control.reset(false);
         let pos = self.position.clone();
         let control = self.control.clone();
-        let limit = time.map(std::time::Duration::from_millis);
+        let limit = time
+            .map(|ms| match TimeBudget::cap(self.params.time) {
+                Some(cap) => ms.min(cap),
+                None => ms,
+            })
+            .map(std::time::Duration::from_millis);
         self.spawn(move || {
             let stop = || control.is_stopped() || limit.is_some_and(|l| control.elapsed() >= l);
             let answer = match pos.search_mate(&stop) {

@@ -149,8 +149,9 @@ impl Loop {
     }
 
     /// `setoption` for anything but `Game`. The current game's engine takes what it
-    /// declares; a rule option of another game (or, before any game is chosen, any
-    /// game's option) is checked and kept for when that game is chosen.
+    /// declares; an option of another game (a rule option, or its oracle's, such as
+    /// FourSquare's `Tablebase`), or before any game is chosen any game's option, is
+    /// checked and kept for when that game is chosen.
     fn set_option(&mut self, name: String, value: String) -> Result<(), String> {
         let spec = if self.game.is_some() {
             let session = self.session()?;
@@ -167,14 +168,14 @@ impl Loop {
                     let current = self.kind();
                     GameKind::available()
                         .filter(|&kind| kind != current)
-                        .flat_map(GameKind::rule_options)
+                        .flat_map(GameKind::own_options)
                         .find(|spec| spec.name.eq_ignore_ascii_case(&name))
                 }
             }
         } else {
             engine_options()
                 .into_iter()
-                .chain(GameKind::available().flat_map(GameKind::rule_options))
+                .chain(GameKind::available().flat_map(GameKind::own_options))
                 .find(|spec| spec.name.eq_ignore_ascii_case(&name))
         };
         let spec = spec.ok_or_else(|| format!("unknown option {}", quote(&name)))?;

@@ -65,6 +65,17 @@ pub struct TimeBudget {
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
 impl TimeBudget {
+    /// The per-move cap in milliseconds: `MoveTimeLimit` less the overhead kept back for
+    /// I/O; `None` when the limit is off.
+    pub fn cap(settings: TimeSettings) -> Option<u64> {
+        (settings.move_time_limit > 0).then(|| {
+            settings
+                .move_time_limit
+                .saturating_sub(settings.move_overhead)
+                .max(1)
+        })
+    }
+
     /// The budget for `player` under `limits`.
     pub fn new(limits: &Limits, player: usize, settings: TimeSettings) -> TimeBudget {
         if limits.infinite {
@@ -74,8 +85,7 @@ impl TimeBudget {
             };
         }
         let overhead = settings.move_overhead;
-        let cap = (settings.move_time_limit > 0)
-            .then(|| settings.move_time_limit.saturating_sub(overhead).max(1));
+        let cap = TimeBudget::cap(settings);
         let mut soft: Option<u64> = None;
         let mut hard: Option<u64> = None;
         if let Some(movetime) = limits.movetime {
