@@ -52,8 +52,8 @@ const INFO_MODES: [&str; 3] = ["open", "double-open", "dark"];
 
 impl Position {
     /// A `setup` under `Info double-open` or `dark`: `-` for the seats the engine may not
-    /// see, every ply annotated. The position kept is one world of what
-    /// is known, with the knowledge attached for the search.
+    /// see, every ply annotated. The position kept is one world of what is known, with the
+    /// knowledge attached for the search.
     fn from_dark_record(
         setup: &str,
         plies: &[String],
@@ -263,13 +263,12 @@ impl Game for Position {
     }
 
     fn rule_options() -> Vec<OptionSpec> {
-        static MODES: [&str; 3] = INFO_MODES;
         vec![
             OptionSpec {
                 name: INFO,
                 kind: OptionKind::Combo {
                     default: INFO_MODES[0],
-                    vars: &MODES,
+                    vars: &INFO_MODES,
                 },
             },
             OptionSpec {
