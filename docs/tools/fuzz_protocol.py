@@ -1501,7 +1501,8 @@ class Session:
         if kind == "spin":
             lo, hi = spec["min"], spec["max"]
             if spec["name"] == "Hash":
-                hi = min(hi, 256)
+                # Big enough, now and then, that filling the table takes a while.
+                hi = min(hi, 1024 if r.random() < 0.1 else 256)
             if spec["name"] == "Threads":
                 hi = min(hi, 3)
             if spec["name"] == "MultiPV":
