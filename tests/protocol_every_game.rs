@@ -298,3 +298,20 @@ fn an_oracle_option_sent_before_its_game_is_kept_for_it() {
         );
     }
 }
+
+#[test]
+fn a_new_hash_size_ends_the_running_search_before_the_table_is_filled() {
+    // The table is reserved before the search is disturbed (a size that cannot be had is
+    // refused and the search goes on), but filled only once the search has answered: a
+    // 2 GB table takes a second or more to fill, and the search must not run on meanwhile.
+    let mut engine = start("chess", "uci", &[]);
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    engine.send("setoption name Hash value 2048");
+    engine.until("bestmove", Duration::from_secs(30));
+    let took = sent.elapsed();
+    assert!(took < Duration::from_millis(500), "bestmove after {took:?}");
+    engine.send("setoption name Hash value 16");
+    engine.ask("isready", "readyok");
+}

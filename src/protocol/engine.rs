@@ -129,10 +129,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 Some(pos)
             }
         };
-        // A table the machine cannot give is refused before anything is disturbed.
+        // A table the machine cannot give is refused before anything is disturbed; it is
+        // only reserved here, and filled once the running job has stopped.
         let table = match spec.name {
             "Hash" if number() as usize != self.hash_mb => {
-                Some(TranspositionTable::try_new(number() as usize)?)
+                Some(TranspositionTable::try_reserve(number() as usize)?)
             }
             _ => None,
         };
@@ -141,7 +142,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         match spec.name {
             "Hash" => {
                 if let Some(table) = table {
-                    self.tt = Arc::new(table);
+                    // The old table goes first, so the two are never both in memory.
+                    self.tt = Arc::new(TranspositionTable::new(1));
+                    self.tt = Arc::new(table.build());
                     self.hash_mb = number() as usize;
                 }
             }

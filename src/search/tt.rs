@@ -76,6 +76,23 @@ fn generation_of(data: u64) -> u8 {
     ((data >> 50) & 63) as u8
 }
 
+/// A table's memory from [`TranspositionTable::try_reserve`], not yet filled.
+pub struct Reserved {
+    entries: Vec<Entry>,
+    count: usize,
+}
+
+impl Reserved {
+    /// Fills the reserved memory with empty entries: the table.
+    pub fn build(mut self) -> TranspositionTable {
+        self.entries.resize_with(self.count, Entry::default);
+        TranspositionTable {
+            entries: self.entries,
+            generation: AtomicU8::new(0),
+        }
+    }
+}
+
 /// The shared table. Sized in MB by the `Hash` option.
 pub struct TranspositionTable {
     entries: Vec<Entry>,
@@ -94,16 +111,19 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes, or an error when the memory cannot be had (a `Hash`
     /// value larger than the machine must not bring the engine down).
     pub fn try_new(mb: usize) -> Result<Self, String> {
+        Self::try_reserve(mb).map(Reserved::build)
+    }
+
+    /// The memory of a table of about `mb` megabytes, reserved but not yet written: the
+    /// quick half of [`TranspositionTable::try_new`], so the protocol can refuse a size
+    /// before it disturbs a running search, and stop that search before the slow half.
+    pub fn try_reserve(mb: usize) -> Result<Reserved, String> {
         let count = (mb.max(1).saturating_mul(1024 * 1024) / ENTRY_BYTES).max(2) & !1;
         let mut entries = Vec::new();
         entries
             .try_reserve_exact(count)
             .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
-        entries.resize_with(count, Entry::default);
-        Ok(TranspositionTable {
-            entries,
-            generation: AtomicU8::new(0),
-        })
+        Ok(Reserved { entries, count })
     }
 
     /// Forgets every entry (`ucinewgame`, `Clear Hash`, a fresh bench position).
