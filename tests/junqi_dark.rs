@@ -145,3 +145,25 @@ fn impossible_records_are_refused_and_the_position_stays() {
     let error = engine.ask("go movetime 50", "info string error");
     assert!(error.contains("not given"), "{error}");
 }
+
+#[test]
+fn a_position_that_gives_every_rank_is_open_in_any_mode() {
+    for info in ["dark", "double-open"] {
+        let mut engine = engine(info);
+        let game = random_game(3, 40);
+        let (tokens, truth) = game.steps.last().unwrap();
+        // Every lineup given: the open game, plain plies or annotated ones alike.
+        let plain: Vec<String> = tokens
+            .iter()
+            .filter(|t| !t.starts_with("out:"))
+            .map(|t| t.split('=').next().unwrap().to_string())
+            .collect();
+        for record in [tokens.clone(), plain] {
+            engine.send(&command(&game, [true; 4], &record));
+            let lines = diagram(&mut engine);
+            let expected = format!("position: {}", truth.to_notation());
+            assert!(lines.contains(&expected), "{info}: {lines:#?}");
+            assert!(!lines.iter().any(|l| l.starts_with("hidden pieces")));
+        }
+    }
+}

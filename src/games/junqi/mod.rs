@@ -115,8 +115,13 @@ impl Game for Position {
             .find(|(name, _)| name.eq_ignore_ascii_case(INFO))
             .map_or(Ok(dark::Info::Open), |(_, value)| value.parse())
             .map_err(anyhow::Error::msg)?;
-        // `startpos` and the full form give every rank, whatever the engine may see.
-        if let Some(setup) = start.filter(|text| text.split_whitespace().next() == Some("setup"))
+        // A position that gives every rank (`startpos`, the full form, a setup without a
+        // `-` seat) is an open one, whatever the engine may see.
+        let hides = |text: &&str| {
+            text.split_whitespace().next() == Some("setup")
+                && text.split_whitespace().any(|token| token.ends_with(":-"))
+        };
+        if let Some(setup) = start.filter(hides)
             && info != dark::Info::Open
         {
             return Self::from_dark_record(setup, plies, rules, info);

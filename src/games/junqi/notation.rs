@@ -67,7 +67,7 @@ pub enum SetupError {
     Length { seat: char, len: usize },
     /// A character that is not a piece letter `a`..`l`.
     UnknownPiece { seat: char, slot: usize, ch: char },
-    /// `x` or `-`: this engine plays the open game and needs every rank.
+    /// `x` or `-` in the open game, which needs every rank.
     Hidden { seat: char },
     /// Too many pieces of one rank (reported at the slot of the first extra one).
     TooMany {
@@ -109,7 +109,7 @@ impl fmt::Display for SetupError {
             }
             SetupError::Hidden { seat } => write!(
                 f,
-                "seat {seat}: unknown pieces (x or -) need the dark game, which this engine does not play"
+                "seat {seat}: a hidden lineup (-) needs 'setoption name Info value dark' (or double-open); unknown pieces (x) in a lineup are not read"
             ),
             SetupError::TooMany { seat, slot, rank } => write!(
                 f,
