@@ -140,10 +140,11 @@ fn impossible_records_are_refused_and_the_position_stays() {
             "the position changed after {line}"
         );
     }
-    // A setup that hides every seat but gives no seat to play is still a position.
-    engine.send(&command(&game, [false; 4], &[]));
-    let error = engine.ask("go movetime 50", "info string error");
-    assert!(error.contains("not given"), "{error}");
+    // A setup that gives no lineup leaves the engine nothing to play: refused too.
+    let line = command(&game, [false; 4], &[]);
+    let error = engine.ask(&line, "info string error");
+    assert!(error.contains("no lineup"), "{error}");
+    assert_eq!(diagram(&mut engine), before);
 }
 
 #[test]

@@ -69,6 +69,12 @@ impl Position {
             max_passes: options.max_passes,
         };
         let state = dark::InfoState::parse(setup, &plies.join(" "), rules, info)?;
+        if !(0..4).any(|seat| state.is_known(seat)) {
+            anyhow::bail!(
+                "Info {info}: the setup gives no lineup for the engine to play; give its own \
+                 seat's (in double-open, its partner's too)"
+            );
+        }
         let knowledge = dark::Knowledge::new(state, &dark::Evidence::NONE);
         let mut pos = knowledge.representative();
         pos.knowledge = Some(Arc::new(knowledge));
