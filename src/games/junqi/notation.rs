@@ -209,7 +209,7 @@ pub fn parse_lineup(seat: usize, text: &str) -> Result<[Option<u8>; 30], SetupEr
 }
 
 /// The seat named by one letter `S`, `E`, `N` or `W` (either case).
-pub(super) fn seat_index(text: &str) -> Option<usize> {
+fn seat_index(text: &str) -> Option<usize> {
     let mut chars = text.chars();
     let c = chars.next()?;
     if chars.next().is_some() {
@@ -218,13 +218,14 @@ pub(super) fn seat_index(text: &str) -> Option<usize> {
     SEAT_NAMES.iter().position(|&n| n == c.to_ascii_uppercase())
 }
 
-/// Reads `setup S:<lineup> E:<lineup> N:<lineup> W:<lineup> [first <seat>]`.
-pub fn parse_setup(text: &str) -> Result<Position, SetupError> {
+/// The fields of `setup S:<lineup> E:.. N:.. W:.. [first <seat>]`: each seat's text after
+/// the colon (every seat exactly once, in seat order) and the seat named by `first`.
+pub(super) fn setup_fields(text: &str) -> Result<([&str; 4], usize), SetupError> {
     let mut tokens = text.split_whitespace();
     if tokens.next() != Some("setup") {
         return Err(SetupError::NotSetup);
     }
-    let mut lineups: [Option<Option<[Option<u8>; 30]>>; 4] = [None; 4];
+    let mut fields: [Option<&str>; 4] = [None; 4];
     let mut first = 0;
     while let Some(token) = tokens.next() {
         if token == "first" {
@@ -236,26 +237,30 @@ pub fn parse_setup(text: &str) -> Result<Position, SetupError> {
             return Err(SetupError::BadToken(token.to_string()));
         };
         let seat = seat_index(seat).ok_or_else(|| SetupError::BadToken(token.to_string()))?;
-        if lineups[seat].is_some() {
+        if fields[seat].is_some() {
             return Err(SetupError::DuplicateSeat(SEAT_NAMES[seat]));
         }
-        lineups[seat] = Some(if lineup == "0" {
-            None
-        } else {
-            Some(parse_lineup(seat, lineup)?)
-        });
+        fields[seat] = Some(lineup);
     }
+    let mut seats = [""; 4];
+    for (seat, field) in fields.iter().enumerate() {
+        seats[seat] = field.ok_or(SetupError::MissingSeat(SEAT_NAMES[seat]))?;
+    }
+    Ok((seats, first))
+}
+
+/// Reads `setup S:<lineup> E:<lineup> N:<lineup> W:<lineup> [first <seat>]`.
+pub fn parse_setup(text: &str) -> Result<Position, SetupError> {
+    let (fields, first) = setup_fields(text)?;
     let mut pos = Position::empty();
-    for seat in 0..4 {
-        match lineups[seat] {
-            None => return Err(SetupError::MissingSeat(SEAT_NAMES[seat])),
-            Some(None) => pos.out |= 1 << seat,
-            Some(Some(ranks)) => {
-                for (slot, rank) in ranks.iter().enumerate() {
-                    if let Some(rank) = rank {
-                        pos.board[Position::slot_station(seat, slot)] = (seat as u8) << 4 | rank;
-                    }
-                }
+    for (seat, lineup) in fields.iter().enumerate() {
+        if *lineup == "0" {
+            pos.out |= 1 << seat;
+            continue;
+        }
+        for (slot, rank) in parse_lineup(seat, lineup)?.iter().enumerate() {
+            if let Some(rank) = rank {
+                pos.board[Position::slot_station(seat, slot)] = (seat as u8) << 4 | rank;
             }
         }
     }

@@ -21,7 +21,7 @@ use super::infer::{Belief, Combat, Contradiction};
 use super::{Domain, Info, PIECES, PieceId, SEAT_PIECES};
 use crate::core::{MoveList, Outcome};
 use crate::games::junqi::board::{Kind, SEAT_NAMES, STATIONS, TABLES, name};
-use crate::games::junqi::notation::{parse_lineup, seat_index};
+use crate::games::junqi::notation::{parse_lineup, setup_fields};
 use crate::games::junqi::position::{
     DEFAULT_DRAW_PLIES, DEFAULT_MAX_PASSES, ENGINEER, FLAG, Move, Position, has_exit, reach,
     set_has, team,
@@ -327,39 +327,22 @@ impl InfoState {
     /// `setup S:<lineup|-|0> E:.. N:.. W:.. [first <seat>]`: `-` hides a seat, `0` is one
     /// out from the start.
     fn from_setup(text: &str, rules: Rules, info: Info) -> Result<InfoState, InfoError> {
-        let mut tokens = text.split_whitespace();
-        if tokens.next() != Some("setup") {
-            return Err(SetupError::NotSetup.into());
-        }
-        let mut seats: [Option<Given>; 4] = [None; 4];
-        let mut first = 0;
-        while let Some(token) = tokens.next() {
-            if token == "first" {
-                let seat = tokens.next().unwrap_or("");
-                first = seat_index(seat).ok_or_else(|| SetupError::BadFirst(seat.to_string()))?;
-                continue;
-            }
-            let Some((seat, lineup)) = token.split_once(':') else {
-                return Err(SetupError::BadToken(token.to_string()).into());
-            };
-            let seat = seat_index(seat).ok_or_else(|| SetupError::BadToken(token.to_string()))?;
-            if seats[seat].is_some() {
-                return Err(SetupError::DuplicateSeat(SEAT_NAMES[seat]).into());
-            }
-            seats[seat] = Some(match lineup {
+        let (fields, first) = setup_fields(text)?;
+        let mut seats = [Given::Out; 4];
+        for (seat, field) in fields.iter().enumerate() {
+            seats[seat] = match *field {
                 "-" => Given::Hidden,
                 "0" => Given::Out,
-                _ => Given::Lineup(parse_lineup(seat, lineup)?),
-            });
+                lineup => Given::Lineup(parse_lineup(seat, lineup)?),
+            };
         }
         let mut known = 0u8;
         let mut present = 0u8;
         for (seat, given) in seats.iter().enumerate() {
             match given {
-                None => return Err(SetupError::MissingSeat(SEAT_NAMES[seat]).into()),
-                Some(Given::Hidden) => present |= 1 << seat,
-                Some(Given::Out) => {}
-                Some(Given::Lineup(_)) => {
+                Given::Hidden => present |= 1 << seat,
+                Given::Out => {}
+                Given::Lineup(_) => {
                     present |= 1 << seat;
                     known |= 1 << seat;
                 }
@@ -393,7 +376,7 @@ impl InfoState {
             for k in 0..SEAT_PIECES {
                 let p = PieceId::new(seat, k);
                 state.place(p, p.start_station());
-                if let Some(Given::Lineup(ranks)) = given {
+                if let Given::Lineup(ranks) = given {
                     let rank = ranks[p.slot()].expect("a parsed lineup fills every non-camp slot");
                     state
                         .belief
