@@ -53,6 +53,39 @@ fn diagram(engine: &mut Engine) -> Vec<String> {
     lines
 }
 
+/// The board `d` draws is the true one, with the rank of every piece of a seat the
+/// engine does not see shown as `?` (or the true rank, when the record has revealed it),
+/// and no line that gives the whole position away.
+fn shows_only_what_is_seen(lines: &[String], truth: &Position, sees: [bool; 4]) {
+    let is_row = |l: &&String| l.len() > 3 && l.as_bytes()[1].is_ascii_digit();
+    let truth_text = truth.display();
+    let expected: Vec<&str> = truth_text.lines().take(17).collect();
+    let shown: Vec<&String> = lines.iter().filter(is_row).collect();
+    assert_eq!(shown.len(), 17, "{lines:#?}");
+    let mut question_marks = 0;
+    for (row, want) in shown.iter().zip(&expected) {
+        assert_eq!((row.len(), &row[..3]), (want.len(), &want[..3]));
+        for (cell, true_cell) in row.as_bytes()[3..]
+            .chunks(4)
+            .zip(want.as_bytes()[3..].chunks(4))
+        {
+            let Some(seat) = SEATS.iter().position(|&s| s as u8 == cell[0]) else {
+                assert_eq!(cell, true_cell, "{row}\n{want}");
+                continue;
+            };
+            assert_eq!(cell[0], true_cell[0], "{row}\n{want}");
+            if cell[1] == b'?' {
+                assert!(!sees[seat], "{row}: a rank of {} hidden", SEATS[seat]);
+                question_marks += 1;
+            } else {
+                assert_eq!(cell[1], true_cell[1], "{row}\n{want}");
+            }
+        }
+    }
+    assert!(question_marks > 0 || sees.iter().all(|&s| s), "{lines:#?}");
+    assert!(!lines.iter().any(|l| l.starts_with("position: ")));
+}
+
 #[test]
 fn dark_and_double_open_moves_are_legal_in_the_true_position() {
     for (info, sees) in [
@@ -90,6 +123,7 @@ fn dark_and_double_open_moves_are_legal_in_the_true_position() {
                 let lines = diagram(&mut engine);
                 let hidden = sees.iter().filter(|&&s| !s).count();
                 assert!(hidden == 0 || lines.iter().any(|l| l.starts_with("hidden pieces")));
+                shows_only_what_is_seen(&lines, truth, sees);
             }
         }
         assert!(searched >= 10, "{info}: {searched} searches");
@@ -167,4 +201,28 @@ fn a_position_that_gives_every_rank_is_open_in_any_mode() {
             assert!(!lines.iter().any(|l| l.starts_with("hidden pieces")));
         }
     }
+}
+
+#[test]
+fn the_worlds_option_bounds_the_worlds_a_move_searches() {
+    let mut engine = engine("dark");
+    let game = random_game(5, 30);
+    let (tokens, truth) = game.steps.last().unwrap();
+    let mut sees = [false; 4];
+    sees[truth.side_to_move()] = true;
+    engine.send(&command(&game, sees, tokens));
+    for worlds in [1, 6] {
+        engine.send(&format!("setoption name Worlds value {worlds}"));
+        // Long enough that only the option can end the search early.
+        engine.send("go movetime 20000");
+        let lines = engine.until("bestmove", 15 * SECOND);
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" worlds "))
+            .expect("an info line with the worlds");
+        assert!(last.contains(&format!(" worlds {worlds} ")), "{last}");
+    }
+    let error = engine.ask("setoption name Worlds value -1", "info string error");
+    assert!(error.contains("Worlds"), "{error}");
 }

@@ -82,6 +82,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Upper bound (exclusive) of [`Game::move_index`]; sizes the history tables.
     const MOVE_INDEX_SIZE: usize;
 
+    /// Whether some positions of the game hide ranks from the player (Junqi's dark
+    /// modes): then the engine declares the options of the search over worlds.
+    const HIDES_INFORMATION: bool = false;
+
     /// The standard initial position.
     fn start_position() -> Self;
     /// Parses the game's position notation (FEN, SFEN, FSN, ...). Errors name the bad field.

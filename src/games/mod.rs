@@ -127,8 +127,9 @@ impl GameKind {
             type Output = Vec<OptionSpec>;
             fn run<G: Game, E: Evaluator<G>>(self, _kind: GameKind, eval: E) -> Self::Output {
                 let oracle = eval.oracle();
-                G::rule_options()
+                crate::protocol::hidden_options::<G>()
                     .into_iter()
+                    .chain(G::rule_options())
                     .chain(oracle.iter().flat_map(|o| o.options()))
                     .collect()
             }

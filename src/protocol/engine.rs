@@ -43,6 +43,21 @@ pub(super) fn engine_options() -> Vec<OptionSpec> {
     ]
 }
 
+/// The options of the search over worlds, for a game that may hide information.
+pub(crate) fn hidden_options<G: Game>() -> Vec<OptionSpec> {
+    if !G::HIDES_INFORMATION {
+        return Vec::new();
+    }
+    vec![OptionSpec {
+        name: "Worlds",
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: 1_000_000,
+        },
+    }]
+}
+
 /// A game's engine: position, options, table and the job in flight.
 pub struct Engine<G: Game, E: Evaluator<G>> {
     kind: GameKind,
@@ -120,7 +135,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             .is_some_and(|o| o.options().iter().any(|o| o.name == spec.name));
         let rule_position = match spec.name {
             "Hash" | "Threads" | "MultiPV" | "Move Overhead" | "MoveTimeLimit" | "Clear Hash"
-            | "Ponder" => None,
+            | "Ponder" | "Worlds" => None,
             _ if for_oracle => None,
             rule => {
                 let mut pos = self.position.clone();
@@ -150,6 +165,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             }
             "Threads" => self.params.threads = number() as usize,
             "MultiPV" => self.params.multipv = number() as usize,
+            "Worlds" => self.params.worlds = number() as usize,
             "Move Overhead" => self.params.time.move_overhead = number(),
             "MoveTimeLimit" => self.params.time.move_time_limit = number(),
             "Clear Hash" => self.tt.clear(),
@@ -385,6 +401,7 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
     fn options(&self) -> Vec<OptionSpec> {
         engine_options()
             .into_iter()
+            .chain(hidden_options::<G>())
             .chain(G::rule_options())
             .chain(self.oracle.iter().flat_map(|o| o.options()))
             .collect()

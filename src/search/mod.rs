@@ -92,8 +92,9 @@ pub struct SearchParams {
     pub threads: usize,
     pub multipv: usize,
     pub time: TimeSettings,
-    /// Worlds to search per move under hidden information when no clock or `movetime`
-    /// says how long to go on.
+    /// Worlds to search per move under hidden information at most (the `Worlds` option);
+    /// 0 for as many as the time allows, or [`worlds::UNTIMED_WORLDS`] when `go` gives no
+    /// time.
     pub worlds: usize,
 }
 
@@ -103,7 +104,7 @@ impl Default for SearchParams {
             threads: 1,
             multipv: 1,
             time: TimeSettings::default(),
-            worlds: 64,
+            worlds: 0,
         }
     }
 }

@@ -21,6 +21,9 @@ use std::time::Duration;
 /// few when each world is only a guess.
 pub const WORLD_DEPTH: u32 = 2;
 
+/// Worlds a move searches when neither `go` nor the `Worlds` option says how many.
+pub const UNTIMED_WORLDS: usize = 64;
+
 /// Worlds per batch and thread: the unit between time checks and progress reports.
 const BATCH_PER_THREAD: usize = 4;
 
@@ -162,10 +165,12 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     loop {
         let enough = if limits.infinite || control.is_pondering() {
             false
+        } else if params.worlds > 0 && worlds >= params.worlds {
+            true
         } else if timed {
             past(budget.soft)
         } else {
-            worlds >= params.worlds
+            worlds >= UNTIMED_WORLDS
         };
         if worlds > 0 && (enough || out_of_time() || limits.nodes.is_some_and(|n| nodes >= n)) {
             break;
@@ -173,7 +178,11 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         if out_of_time() {
             break;
         }
-        let batch = hidden.sample(threads * BATCH_PER_THREAD, seed);
+        let mut size = threads * BATCH_PER_THREAD;
+        if params.worlds > 0 {
+            size = size.min(params.worlds - worlds);
+        }
+        let batch = hidden.sample(size, seed);
         seed += 1;
         if batch.is_empty() {
             log::warn!("no world is consistent with what was observed");

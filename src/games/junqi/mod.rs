@@ -89,6 +89,8 @@ impl Game for Position {
     /// `from * 129 + to` for moves, then pass, timeout, resign.
     const MOVE_INDEX_SIZE: usize = board::STATIONS * board::STATIONS + 3;
 
+    const HIDES_INFORMATION: bool = true;
+
     fn start_position() -> Self {
         let lineup =
             format!("S:{DEFAULT_LINEUP} E:{DEFAULT_LINEUP} N:{DEFAULT_LINEUP} W:{DEFAULT_LINEUP}");
@@ -168,14 +170,20 @@ impl Game for Position {
         notation::full(self)
     }
 
-    /// The board; in the dark game the board of one world, then what is known of every
-    /// hidden piece.
+    /// The board and the position in the full form; in the dark game the public board
+    /// with the ranks the engine knows, then what is known of every hidden piece.
     fn display(&self) -> String {
-        let mut text = notation::diagram(self);
-        if let Some(knowledge) = &self.knowledge {
-            text.push_str(&knowledge.describe());
+        match &self.knowledge {
+            None => format!(
+                "{}position: {}\n",
+                notation::diagram(self, &|_| true),
+                notation::full(self)
+            ),
+            Some(knowledge) => {
+                notation::diagram(self, &|station| knowledge.knows_rank(station))
+                    + &knowledge.describe()
+            }
         }
-        text
     }
 
     fn side_to_move(&self) -> usize {

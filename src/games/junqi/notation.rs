@@ -494,9 +494,10 @@ pub fn full(pos: &Position) -> String {
     )
 }
 
-/// A 17x17 diagram: each piece as seat capital + rank letter (`Sa` = S's marshal); empty
-/// rail `+`, road `.`, camp `( )`, HQ `[ ]`; files and ranks in algebraic names.
-pub fn diagram(pos: &Position) -> String {
+/// A 17x17 diagram: each piece as seat capital + rank letter (`Sa` = S's marshal), or
+/// `?` for a rank the viewer was not told (`shown` false for its station); empty rail `+`,
+/// road `.`, camp `( )`, HQ `[ ]`; files and ranks in algebraic names.
+pub fn diagram(pos: &Position, shown: &dyn Fn(usize) -> bool) -> String {
     let mut out = String::new();
     for y in -8..=8 {
         out.push_str(&format!("{:>2} ", 9 - y));
@@ -506,11 +507,12 @@ pub fn diagram(pos: &Position) -> String {
                 Some(s) => {
                     let p = pos.board[s];
                     if p != EMPTY {
-                        format!(
-                            "{}{} ",
-                            SEAT_NAMES[seat_of(p)],
+                        let rank = if shown(s) {
                             char::from(b'a' + rank_of(p))
-                        )
+                        } else {
+                            '?'
+                        };
+                        format!("{}{rank} ", SEAT_NAMES[seat_of(p)])
                     } else {
                         match TABLES.kind[s] {
                             Kind::Rail => " + ",
@@ -545,6 +547,5 @@ pub fn diagram(pos: &Position) -> String {
         seat_set(pos.public),
         pos.quiet
     ));
-    out.push_str(&format!("position: {}\n", full(pos)));
     out
 }

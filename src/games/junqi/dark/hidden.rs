@@ -39,13 +39,22 @@ impl Knowledge {
         self.state.world(&self.sampler.sample(&mut rng).ranks)
     }
 
+    /// Whether the rank of the piece on `station` is certain: one of the engine's own, or
+    /// a hidden one the record has pinned down (a public flag, say).
+    pub fn knows_rank(&self, station: usize) -> bool {
+        self.state
+            .occupant(station)
+            .is_none_or(|piece| self.state.domain(piece).single().is_some())
+    }
+
     /// What `d` adds in the dark game: for every hidden piece on the board, the ranks it
-    /// may have and the likeliest ones over a sample of worlds.
+    /// may have and how likely each is over a sample of worlds (those of 0.5% or more,
+    /// likeliest first).
     pub fn describe(&self) -> String {
         const WORLDS: usize = 256;
         let worlds = self.sample(WORLDS, u64::MAX);
         let total: f64 = worlds.iter().map(|(_, w)| w).sum();
-        let mut text = format!("hidden pieces (possible ranks; likeliest over {WORLDS} worlds):\n");
+        let mut text = format!("hidden pieces (possible ranks; odds over {WORLDS} worlds):\n");
         for station in 0..STATIONS {
             let Some(piece) = self.state.occupant(station) else {
                 continue;
@@ -61,7 +70,6 @@ impl Knowledge {
             likely.sort_by(|&a, &b| odds[b].total_cmp(&odds[a]));
             let likely: Vec<String> = likely
                 .iter()
-                .take(3)
                 .map(|&r| format!("{}{:.0}%", char::from(b'a' + r as u8), 100.0 * odds[r]))
                 .collect();
             text.push_str(&format!(
