@@ -113,6 +113,38 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
     }
 
+    /// Puts the worker on a new root, `pos` with its legal `moves`, keeping its history,
+    /// killers and evaluation cache. The search over worlds searches every root move of a
+    /// world in turn: a fresh worker's tables (a megabyte of evaluation cache alone) cost
+    /// more than such a shallow search, and what was learnt in one world stays true in it.
+    pub(super) fn rebase(&mut self, pos: G, moves: &MoveList<G::Move>) {
+        self.pos = pos;
+        self.root_moves.clear();
+        self.root_moves.extend(moves.iter().map(|&mv| RootMove {
+            mv,
+            score: -INFINITY,
+            previous: -INFINITY,
+            seldepth: 0,
+            pv: vec![mv],
+        }));
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.root_depth = 1;
+        self.stability = (None, 0, 0);
+        self.publish_nodes();
+    }
+
+    /// The quiescence value of the root for the side to move: only the captures that
+    /// follow are searched.
+    pub(super) fn quiesce(&mut self) -> Score {
+        self.quiescence(-INFINITY, INFINITY, 0)
+    }
+
+    pub(super) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// The static evaluation of the current position, whose hash is `key`.
     fn static_eval(&mut self, key: u64) -> Score {
         let slot = key as usize & (EVAL_CACHE - 1);

@@ -350,3 +350,119 @@ fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
         "no search was cut short after a new best move"
     );
 }
+
+/// A coin the player to move cannot see; calling it right wins for that player's team.
+/// The belief draws heads and tails alike but weighs heads four times as much, so a
+/// search that honours the weights calls heads with win probability 0.8.
+#[derive(Clone)]
+struct Coin {
+    heads: bool,
+    call: Option<bool>,
+    belief: Option<std::sync::Arc<CoinBelief>>,
+}
+
+struct CoinBelief;
+
+impl crate::core::Hidden<Coin> for CoinBelief {
+    fn sample(&self, count: usize, seed: u64) -> Vec<(Coin, f64)> {
+        (0..count as u64)
+            .map(|i| {
+                let heads = (seed + i).is_multiple_of(2);
+                let world = Coin {
+                    heads,
+                    call: None,
+                    belief: None,
+                };
+                (world, if heads { 4.0 } else { 1.0 })
+            })
+            .collect()
+    }
+    fn knows_mover(&self) -> bool {
+        true
+    }
+}
+
+impl Game for Coin {
+    type Move = u8;
+    type Undo = ();
+    const MOVE_INDEX_SIZE: usize = 2;
+
+    fn start_position() -> Self {
+        Coin {
+            heads: true,
+            call: None,
+            belief: Some(std::sync::Arc::new(CoinBelief)),
+        }
+    }
+    fn from_notation(_: &str) -> anyhow::Result<Self> {
+        Ok(Self::start_position())
+    }
+    fn to_notation(&self) -> String {
+        format!("{:?}", self.call)
+    }
+    fn display(&self) -> String {
+        self.to_notation()
+    }
+    fn side_to_move(&self) -> usize {
+        usize::from(self.call.is_some())
+    }
+    fn hash(&self) -> u64 {
+        u64::from(self.heads) * 4 + self.call.map_or(0, |c| 1 + u64::from(c))
+    }
+    fn legal_moves(&self, moves: &mut MoveList<u8>) {
+        if self.call.is_none() {
+            moves.push(0);
+            moves.push(1);
+        }
+    }
+    fn make_move(&mut self, mv: u8) {
+        self.call = Some(mv == 0);
+    }
+    fn unmake_move(&mut self, _: u8, _: ()) {
+        self.call = None;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.call
+            .map(|c| Outcome::Win(if c == self.heads { 0 } else { 1 }))
+    }
+    fn no_move_outcome(&self) -> Outcome {
+        Outcome::Draw
+    }
+    fn is_capture(&self, _: u8) -> bool {
+        false
+    }
+    fn move_index(mv: u8) -> usize {
+        mv as usize
+    }
+    fn move_name(mv: u8) -> String {
+        ["heads", "tails"][mv as usize].to_string()
+    }
+    fn hidden(&self) -> Option<&dyn crate::core::Hidden<Self>> {
+        self.belief
+            .as_deref()
+            .map(|b| b as &dyn crate::core::Hidden<Self>)
+    }
+}
+
+#[test]
+fn worlds_are_weighed_by_the_belief() {
+    let mut last = None;
+    let result = search(
+        &Coin::start_position(),
+        &Zero,
+        &TranspositionTable::new(1),
+        &Control::default(),
+        &Limits::default(),
+        &SearchParams::default(),
+        &[],
+        &mut |r| last = r.worlds,
+    );
+    assert_eq!(result.best, Some(0), "heads, the likelier side");
+    let (worlds, probability) = last.expect("a report with the worlds");
+    assert!((probability - 0.8).abs() < 1e-9, "{probability}");
+    assert_eq!(
+        worlds,
+        worlds::UNTIMED_WORLDS,
+        "untimed, the default number of worlds"
+    );
+}

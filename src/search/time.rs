@@ -32,6 +32,12 @@ impl Limits {
     fn has_clock(&self, player: usize) -> bool {
         self.time.get(player).copied().flatten().is_some()
     }
+
+    /// Whether `go` said how long `player` may think (a clock, byoyomi or `movetime`)
+    /// rather than only how far (depth, nodes) or until `stop`.
+    pub fn gives_time(&self, player: usize) -> bool {
+        self.movetime.is_some() || self.has_clock(player) || self.byoyomi.is_some()
+    }
 }
 
 /// Settings that shape every search's time use.

@@ -8,18 +8,22 @@
 //! in which a flag falls must not outweigh all the others, as a raw score would. Worlds
 //! are searched in parallel on the `Threads` option's threads, each world on one thread.
 
+use super::alphabeta::Worker;
 use super::{
-    Control, Limits, Report, ReportFn, SearchParams, SearchResult, TimeBudget, TranspositionTable,
-    wait_for_stop,
+    Control, Limits, Report, ReportFn, SearchParams, SearchResult, Shared, TimeBudget,
+    TranspositionTable, wait_for_stop,
 };
 use crate::core::{Evaluator, Game, Hidden, MATE_BOUND, MoveList, Outcome, Score};
 use rayon::prelude::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::Duration;
 
 /// Plies searched below each root move in a world when `go` names no depth (then
-/// quiescence): the replies of the next two seats. Shallow and many worlds beats deep and
-/// few when each world is only a guess.
-pub const WORLD_DEPTH: u32 = 2;
+/// quiescence): the next seat's reply. Shallow and many worlds beats deep and few when
+/// each world is only a guess: at 200 ms a move, depth 1 against depth 2 (which searched
+/// a world or two a move in the middle game) scored 76% (docs/benchmarks.md).
+pub const WORLD_DEPTH: u32 = 1;
 
 /// Worlds a move searches when neither `go` nor the `Worlds` option says how many.
 pub const UNTIMED_WORLDS: usize = 64;
@@ -74,6 +78,29 @@ fn search_world<G: Game, E: Evaluator<G>>(
     let team = world.team_to_move();
     let mut values = Vec::with_capacity(moves.len());
     let mut nodes = 0;
+    let control = Control::default();
+    let limits = Limits {
+        depth: Some(depth.max(1)),
+        nodes: Some(NODES_PER_MOVE),
+        ..Limits::default()
+    };
+    let shared = Shared {
+        control: &control,
+        tt,
+        limits: &limits,
+        budget: TimeBudget {
+            soft: None,
+            hard: None,
+        },
+        multipv: 1,
+        abort: AtomicBool::new(false),
+        nodes: vec![AtomicU64::new(0)],
+        deepest: Mutex::new(None),
+        deepest_depth: AtomicU32::new(0),
+    };
+    // One worker for the whole world, moved from root move to root move.
+    let mut worker: Option<Worker<G, E>> = None;
+    let mut replies = MoveList::new();
     for &mv in moves {
         if out_of_time() {
             return None;
@@ -84,33 +111,23 @@ fn search_world<G: Game, E: Evaluator<G>>(
             Some(Outcome::Win(winner)) => f64::from(u8::from(winner == team)),
             Some(Outcome::Draw) => 0.5,
             None => {
-                let control = Control::default();
-                let limits = Limits {
-                    depth: Some(depth),
-                    nodes: Some(NODES_PER_MOVE),
-                    ..Limits::default()
+                let same_team = child.team_to_move() == team;
+                replies.clear();
+                child.legal_moves(&mut replies);
+                let worker = match worker.as_mut() {
+                    Some(worker) => {
+                        worker.rebase(child, &replies);
+                        worker
+                    }
+                    None => worker.insert(Worker::new(0, child, eval, &shared, &replies)),
                 };
-                let params = SearchParams {
-                    threads: 1,
-                    ..SearchParams::default()
-                };
-                let result = super::search(
-                    &child,
-                    eval,
-                    tt,
-                    &control,
-                    &limits,
-                    &params,
-                    &[],
-                    &mut |_| {},
-                );
-                nodes += result.nodes;
-                let score = if child.team_to_move() == team {
-                    result.score
+                let score = if depth == 0 {
+                    worker.quiesce()
                 } else {
-                    -result.score
+                    worker.iterate(None).score
                 };
-                win_probability(score)
+                nodes += worker.nodes();
+                win_probability(if same_team { score } else { -score })
             }
         };
         values.push(value);
@@ -151,8 +168,11 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     }
     let threads = params.threads.max(1);
     let budget = TimeBudget::new(limits, root.side_to_move(), params.time);
-    let depth = limits.depth.unwrap_or(WORLD_DEPTH).max(1);
-    let timed = budget.soft.is_some() || budget.hard.is_some();
+    let depth = limits.depth.unwrap_or(WORLD_DEPTH);
+    tt.new_search();
+    // Without a clock or `movetime` only the per-move cap bounds the time: then the worlds
+    // are counted.
+    let timed = limits.gives_time(root.side_to_move());
     // Past the hard limit no world is finished; past the soft one no batch is begun.
     let past = |limit: Option<Duration>| {
         !control.is_pondering() && limit.is_some_and(|l| control.elapsed() >= l)

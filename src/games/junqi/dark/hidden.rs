@@ -20,12 +20,21 @@ const SEED: u64 = 0x6461_726b_776f_726c; // "darkworl"
 pub struct Knowledge {
     state: InfoState,
     sampler: Sampler,
+    /// The log-weight all weights are taken relative to, the same for every batch of
+    /// one `go`: the search sums weights over batches, so each batch may not be scaled
+    /// on its own.
+    reference: f64,
 }
 
 impl Knowledge {
     pub fn new(state: InfoState, evidence: &Evidence) -> Knowledge {
         let sampler = state.sampler(evidence);
-        Knowledge { state, sampler }
+        let reference = sampler.sample(&mut StdRng::seed_from_u64(SEED)).log_weight;
+        Knowledge {
+            state,
+            sampler,
+            reference,
+        }
     }
 
     pub fn state(&self) -> &InfoState {
@@ -87,15 +96,13 @@ impl Knowledge {
 impl Hidden<Position> for Knowledge {
     fn sample(&self, count: usize, seed: u64) -> Vec<(Position, f64)> {
         let mut rng = StdRng::seed_from_u64(SEED ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let samples: Vec<_> = (0..count).map(|_| self.sampler.sample(&mut rng)).collect();
-        // Self-normalised importance weights, scaled so the largest is 1.
-        let top = samples
-            .iter()
-            .map(|s| s.log_weight)
-            .fold(f64::NEG_INFINITY, f64::max);
-        samples
-            .into_iter()
-            .map(|s| (self.state.world(&s.ranks), (s.log_weight - top).exp()))
+        // Importance weights on one scale for all batches (the search normalises them).
+        (0..count)
+            .map(|_| {
+                let s = self.sampler.sample(&mut rng);
+                let weight = (s.log_weight - self.reference).clamp(-700.0, 700.0).exp();
+                (self.state.world(&s.ranks), weight)
+            })
             .collect()
     }
 
