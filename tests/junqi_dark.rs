@@ -223,6 +223,16 @@ fn the_worlds_option_bounds_the_worlds_a_move_searches() {
             .expect("an info line with the worlds");
         assert!(last.contains(&format!(" worlds {worlds} ")), "{last}");
     }
+    // Depth 0 searches the captures alone below each root move; without a clock the
+    // worlds are counted (64 by default), not run to MoveTimeLimit.
+    engine.send("setoption name Worlds value 0");
+    engine.send("go depth 0");
+    let lines = engine.until("bestmove", 15 * SECOND);
+    let last = lines.iter().rev().find(|l| l.contains(" worlds ")).unwrap();
+    assert!(
+        last.starts_with("info depth 0 ") && last.contains(" worlds 64 "),
+        "{last}"
+    );
     let error = engine.ask("setoption name Worlds value -1", "info string error");
     assert!(error.contains("Worlds"), "{error}");
 }

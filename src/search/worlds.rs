@@ -20,9 +20,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::Duration;
 
 /// Plies searched below each root move in a world when `go` names no depth (then
-/// quiescence): the next seat's reply. Shallow and many worlds beats deep and few when
-/// each world is only a guess: at 200 ms a move, depth 1 against depth 2 (which searched
-/// a world or two a move in the middle game) scored 76% (docs/benchmarks.md).
+/// quiescence): the next seat's reply; `go depth 0` searches the captures alone. Shallow
+/// and many worlds beats deep and few when each world is only a guess: at 200 ms a move,
+/// depth 1 against depth 2 (which searched a world or two a move in the middle game)
+/// scored 76%; depth 0, with five times the worlds, did not gain (docs/benchmarks.md).
 pub const WORLD_DEPTH: u32 = 1;
 
 /// Worlds a move searches when neither `go` nor the `Worlds` option says how many.

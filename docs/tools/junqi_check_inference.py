@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Checks qiyi's dark-game inference against real games: for every game in `qiyi referee`
+record files, and every seat's view (its own lineup, the other three `-`), the position is
+sent to a qiyi process in `Info dark` every few plies, and each hidden piece's possible
+ranks (from `d`) must contain its true rank (from the same record replayed in the open
+game). A record the engine refuses counts as a failure too: it is a real game, so it is
+possible.
+
+    python3 docs/tools/junqi_check_inference.py --every 5 games1.rec games2.rec
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+CELL = re.compile(r"^([ \d]\d) ")
+HIDDEN = re.compile(r"^  ([a-q]\d+) ([SENW]) \{([a-l,]*)\}")
+
+
+class Qiyi:
+    def __init__(self, path, info):
+        self.p = subprocess.Popen([path, "--game", "junqi"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True, bufsize=1)
+        self.ask(f"setoption name Info value {info}")
+
+    def ask(self, *lines):
+        self.p.stdin.write("\n".join(lines) + "\nisready\n")
+        self.p.stdin.flush()
+        out = []
+        while (line := self.p.stdout.readline().rstrip("\n")) != "readyok":
+            if not line and self.p.poll() is not None:
+                sys.exit("qiyi ended")
+            out.append(line)
+        return out
+
+
+def board(lines):
+    """Station -> seat and rank letter (or ?) from a `d` diagram."""
+    cells = {}
+    for line in lines:
+        m = CELL.match(line)
+        if m:
+            for f in range(17):
+                c = line[3 + 4 * f: 5 + 4 * f]
+                if len(c) == 2 and c[0] in "SENW":
+                    cells[f"{chr(97 + f)}{int(m.group(1))}"] = c
+    return cells
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("records", nargs="+")
+    parser.add_argument("--qiyi", default="target/release/qiyi")
+    parser.add_argument("--every", type=int, default=5, help="check every N-th ply")
+    args = parser.parse_args()
+    open_engine, dark_engine = Qiyi(args.qiyi, "open"), Qiyi(args.qiyi, "dark")
+    games = checked = pieces = failures = 0
+    for path in args.records:
+        for line in open(path):
+            if not line.startswith("position setup"):
+                continue
+            games += 1
+            head, _, moves = line.strip().partition(" moves ")
+            tokens = moves.split()
+            lineups = dict(re.findall(r"([SENW]):([a-l]+)", head))
+            for k in range(0, len(tokens) + 1, args.every):
+                # A seat left without a legal move is out at once in the open game; in the
+                # dark one when the referee's out: token says so.
+                while k < len(tokens) and tokens[k].startswith("out:"):
+                    k += 1
+                prefix = " ".join(tokens[:k])
+                truth = board(open_engine.ask(f"{head} moves {prefix}" if k else head, "d"))
+                for seat in "SENW":
+                    view = " ".join(f"{s}:{lineups[s] if s == seat else '-'}" for s in "SENW")
+                    command = f"position setup {view} first S" + (f" moves {prefix}" if k else "")
+                    out = dark_engine.ask(command, "d")
+                    checked += 1
+                    errors = [l for l in out if l.startswith("info string error")]
+                    if errors:
+                        failures += 1
+                        print(f"{path} game {games} ply {k} seat {seat}: {errors[0]}")
+                        continue
+                    for l in out:
+                        m = HIDDEN.match(l)
+                        if not m:
+                            continue
+                        pieces += 1
+                        rank = truth.get(m.group(1), "??")[1]
+                        if rank not in m.group(3).split(","):
+                            failures += 1
+                            print(f"{path} game {games} ply {k} seat {seat}: {m.group(1)} is "
+                                  f"{rank}, not in {{{m.group(3)}}}")
+    print(f"{games} games, {checked} views, {pieces} hidden pieces checked, {failures} failures")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
