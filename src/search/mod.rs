@@ -172,6 +172,30 @@ pub(crate) struct Shared<'a, M> {
     pub deepest_depth: AtomicU32,
 }
 
+impl<'a, M> Shared<'a, M> {
+    /// What `threads` threads searching under `limits` and `budget` share.
+    pub fn new(
+        control: &'a Control,
+        tt: &'a TranspositionTable,
+        limits: &'a Limits,
+        budget: TimeBudget,
+        multipv: usize,
+        threads: usize,
+    ) -> Self {
+        Shared {
+            control,
+            tt,
+            limits,
+            budget,
+            multipv,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            deepest: Mutex::new(None),
+            deepest_depth: AtomicU32::new(0),
+        }
+    }
+}
+
 impl<M: Clone> Shared<'_, M> {
     /// Offers a helper's completed iteration.
     pub fn offer(&self, report: Report<M>) {
@@ -227,17 +251,14 @@ pub fn search<G: Game, E: Evaluator<G>>(
         moves.retain(|mv| searchmoves.contains(mv));
     }
     let threads = params.threads.max(1);
-    let shared = Shared {
+    let shared = Shared::new(
         control,
         tt,
         limits,
-        budget: TimeBudget::new(limits, root.side_to_move(), params.time),
-        multipv: params.multipv.clamp(1, moves.len().max(1)),
-        abort: AtomicBool::new(false),
-        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        deepest: Mutex::new(None),
-        deepest_depth: AtomicU32::new(0),
-    };
+        TimeBudget::new(limits, root.side_to_move(), params.time),
+        params.multipv.clamp(1, moves.len().max(1)),
+        threads,
+    );
     if moves.is_empty() {
         wait_for_stop(control, limits);
         return SearchResult {

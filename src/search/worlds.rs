@@ -15,8 +15,6 @@ use super::{
 };
 use crate::core::{Evaluator, Game, Hidden, MATE_BOUND, MoveList, Outcome, Score};
 use rayon::prelude::*;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 use std::time::Duration;
 
 /// Plies searched below each root move in a world when `go` names no depth (then
@@ -85,20 +83,11 @@ fn search_world<G: Game, E: Evaluator<G>>(
         nodes: Some(NODES_PER_MOVE),
         ..Limits::default()
     };
-    let shared = Shared {
-        control: &control,
-        tt,
-        limits: &limits,
-        budget: TimeBudget {
-            soft: None,
-            hard: None,
-        },
-        multipv: 1,
-        abort: AtomicBool::new(false),
-        nodes: vec![AtomicU64::new(0)],
-        deepest: Mutex::new(None),
-        deepest_depth: AtomicU32::new(0),
+    let unlimited = TimeBudget {
+        soft: None,
+        hard: None,
     };
+    let shared = Shared::new(&control, tt, &limits, unlimited, 1, 1);
     // One worker for the whole world, moved from root move to root move.
     let mut worker: Option<Worker<G, E>> = None;
     let mut replies = MoveList::new();
