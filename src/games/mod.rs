@@ -126,12 +126,7 @@ impl GameKind {
         impl WithGame for OwnOptions {
             type Output = Vec<OptionSpec>;
             fn run<G: Game, E: Evaluator<G>>(self, _kind: GameKind, eval: E) -> Self::Output {
-                let oracle = eval.oracle();
-                crate::protocol::hidden_options::<G>()
-                    .into_iter()
-                    .chain(G::rule_options())
-                    .chain(oracle.iter().flat_map(|o| o.options()))
-                    .collect()
+                crate::protocol::game_options(eval.oracle().as_deref())
             }
         }
         self.dispatch(OwnOptions).unwrap_or_default()

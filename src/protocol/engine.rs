@@ -43,19 +43,22 @@ pub(super) fn engine_options() -> Vec<OptionSpec> {
     ]
 }
 
-/// The options of the search over worlds, for a game that may hide information.
-pub(crate) fn hidden_options<G: Game>() -> Vec<OptionSpec> {
-    if !G::HIDES_INFORMATION {
-        return Vec::new();
-    }
-    vec![OptionSpec {
+/// The options a game declares besides the shared ones: the search over worlds' when it
+/// may hide information, its rule options and its oracle's.
+pub(crate) fn game_options<G: Game>(oracle: Option<&dyn Oracle<G>>) -> Vec<OptionSpec> {
+    let worlds = G::HIDES_INFORMATION.then_some(OptionSpec {
         name: "Worlds",
         kind: OptionKind::Spin {
             default: 0,
             min: 0,
             max: 1_000_000,
         },
-    }]
+    });
+    worlds
+        .into_iter()
+        .chain(G::rule_options())
+        .chain(oracle.iter().flat_map(|o| o.options()))
+        .collect()
 }
 
 /// A game's engine: position, options, table and the job in flight.
@@ -399,12 +402,9 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
     }
 
     fn options(&self) -> Vec<OptionSpec> {
-        engine_options()
-            .into_iter()
-            .chain(hidden_options::<G>())
-            .chain(G::rule_options())
-            .chain(self.oracle.iter().flat_map(|o| o.options()))
-            .collect()
+        let mut options = engine_options();
+        options.extend(game_options(self.oracle.as_deref()));
+        options
     }
 
     fn option(&self, name: &str) -> Option<OptionSpec> {

@@ -16,7 +16,7 @@ pub use command::{Command, Query, Start};
 pub use dialect::{DIALECTS, Dialect, Uci, Ugi, Usi};
 pub use engine::Engine;
 use engine::engine_options;
-pub(crate) use engine::hidden_options;
+pub(crate) use engine::game_options;
 pub use parse::{ParseError, parse};
 
 use crate::core::{Evaluator, Game, OptionKind, OptionSpec};
