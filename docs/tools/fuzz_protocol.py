@@ -1317,6 +1317,19 @@ class Session:
         self.pending = follow
         return (go, True) if self.model.legal is not None else ("stop", False)
 
+    def random_line(self, board, plies, name):
+        """Up to `plies` random legal moves played on a python-chess or cshogi board, by
+        their names."""
+        moves = []
+        for _ in range(plies):
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            mv = self.rng.choice(legal)
+            moves.append(name(mv))
+            board.push(mv)
+        return moves
+
     def position_line(self):
         m = self.model
         r = self.rng
@@ -1325,27 +1338,13 @@ class Session:
         if game == "chess":
             base = "startpos" if r.random() < 0.5 else "fen " + r.choice(CHESS_FENS)
             board = chess.Board() if base == "startpos" else chess.Board(base[4:])
-            moves = []
-            for _ in range(plies):
-                legal = list(board.legal_moves)
-                if not legal:
-                    break
-                mv = r.choice(legal)
-                moves.append(mv.uci())
-                board.push(mv)
+            moves = self.random_line(board, plies, chess.Move.uci)
             if moves and r.random() < 0.2:
                 return f"position fen {board.fen()}"
         elif game == "shogi":
             base = "startpos" if r.random() < 0.5 else "sfen " + r.choice(SHOGI_SFENS)
             board = cshogi.Board() if base == "startpos" else cshogi.Board(base[5:])
-            moves = []
-            for _ in range(plies):
-                legal = list(board.legal_moves)
-                if not legal:
-                    break
-                mv = r.choice(legal)
-                moves.append(cshogi.move_to_usi(mv))
-                board.push(mv)
+            moves = self.random_line(board, plies, cshogi.move_to_usi)
         else:
             oracle = self.oracles[game]
             if game == "junqi" and r.random() < 0.3:

@@ -45,10 +45,9 @@ def combat(attacker, defender):
     return VALUE[defender] if attacker < defender else -VALUE[attacker]
 
 
-def read_display(lines):
-    """The pieces of a `d` listing: station -> (seat, {rank: probability}), and the seat
-    to move. A rank the viewer knows is certain; a hidden one gets the listed odds."""
-    pieces, mover = {}, None
+def read_board(lines):
+    """The board a `d` listing draws: station -> (seat, rank letter, `?` when hidden)."""
+    cells = {}
     for line in lines:
         row = re.match(r"^([ \d]\d) ", line)
         if row:
@@ -56,8 +55,17 @@ def read_display(lines):
             for f in range(17):
                 cell = line[3 + 4 * f: 6 + 4 * f]
                 if len(cell) >= 2 and cell[0] in TEAM and (cell[1] in RANKS or cell[1] == "?"):
-                    odds = {cell[1]: 1.0} if cell[1] in RANKS else {}
-                    pieces[f"{chr(ord('a') + f)}{number}"] = (cell[0], odds)
+                    cells[f"{chr(ord('a') + f)}{number}"] = (cell[0], cell[1])
+    return cells
+
+
+def read_display(lines):
+    """The pieces of a `d` listing: station -> (seat, {rank: probability}), and the seat
+    to move. A rank the viewer knows is certain; a hidden one gets the listed odds."""
+    pieces = {station: (seat, {rank: 1.0} if rank in RANKS else {})
+              for station, (seat, rank) in read_board(lines).items()}
+    mover = None
+    for line in lines:
         hidden = re.match(r"^  ([a-q]\d+) ([SENW]) \{[a-l,]*\}((?: [a-l]\d+%)*)$", line)
         if hidden:
             odds = {t[0]: int(t[1:-1]) / 100 for t in hidden.group(3).split()}

@@ -14,7 +14,8 @@ import re
 import subprocess
 import sys
 
-CELL = re.compile(r"^([ \d]\d) ")
+from junqi_baseline import read_board
+
 HIDDEN = re.compile(r"^  ([a-q]\d+) ([SENW]) \{([a-l,]*)\}")
 
 
@@ -34,19 +35,6 @@ class Qiyi:
                 sys.exit("qiyi ended")
             out.append(line)
         return out
-
-
-def board(lines):
-    """Station -> seat and rank letter (or ?) from a `d` diagram."""
-    cells = {}
-    for line in lines:
-        m = CELL.match(line)
-        if m:
-            for f in range(17):
-                c = line[3 + 4 * f: 5 + 4 * f]
-                if len(c) == 2 and c[0] in "SENW":
-                    cells[f"{chr(97 + f)}{int(m.group(1))}"] = c
-    return cells
 
 
 def main():
@@ -71,7 +59,7 @@ def main():
                 while k < len(tokens) and tokens[k].startswith("out:"):
                     k += 1
                 prefix = " ".join(tokens[:k])
-                truth = board(open_engine.ask(f"{head} moves {prefix}" if k else head, "d"))
+                truth = read_board(open_engine.ask(f"{head} moves {prefix}" if k else head, "d"))
                 for seat in "SENW":
                     view = " ".join(f"{s}:{lineups[s] if s == seat else '-'}" for s in "SENW")
                     command = f"position setup {view} first S" + (f" moves {prefix}" if k else "")
@@ -87,7 +75,7 @@ def main():
                         if not m:
                             continue
                         pieces += 1
-                        rank = truth.get(m.group(1), "??")[1]
+                        rank = truth.get(m.group(1), ("?", "?"))[1]
                         if rank not in m.group(3).split(","):
                             failures += 1
                             print(f"{path} game {games} ply {k} seat {seat}: {m.group(1)} is "
