@@ -236,3 +236,26 @@ fn the_worlds_option_bounds_the_worlds_a_move_searches() {
     let error = engine.ask("setoption name Worlds value -1", "info string error");
     assert!(error.contains("Worlds"), "{error}");
 }
+
+/// Late in a long dark game dozens of hidden pieces are joined by combats, and a sampler
+/// that must prove which ranks can be completed can search for minutes (it once did, and
+/// the seat forfeited its game). A move must come within its time, and `d` soon.
+#[test]
+fn a_long_dark_game_is_answered_in_time() {
+    let mut engine = engine("dark");
+    let position = include_str!("data/junqi_dark_long_game.txt");
+    engine.send(position.trim());
+    engine.send("go movetime 200");
+    let lines = engine.until("bestmove", 5 * SECOND);
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+        "{lines:#?}"
+    );
+    engine.send("d");
+    engine.send("isready");
+    let lines = engine.until("readyok", 10 * SECOND);
+    assert!(
+        lines.iter().any(|l| l.starts_with("hidden pieces")),
+        "{lines:#?}"
+    );
+}

@@ -62,8 +62,9 @@ pub enum MateAnswer<M> {
 pub trait Hidden<G>: Send + Sync {
     /// `count` complete positions consistent with every hard fact observed, each with its
     /// weight (with the sampler's bias corrected; relative, on one scale for every call
-    /// on the same `self`), drawn reproducibly from `seed`. In every world the player to
-    /// move has exactly the legal moves it has here.
+    /// on the same `self`), drawn from `seed` (and, in Junqi, from the sampler's chain,
+    /// which goes on from call to call: the same calls in the same order repeat the same
+    /// worlds). In every world the player to move has exactly the legal moves it has here.
     fn sample(&self, count: usize, seed: u64) -> Vec<(G, f64)>;
     /// Whether the engine was told what the player to move needs to choose a move (Junqi:
     /// its lineup); an engine never moves for a player it cannot see.

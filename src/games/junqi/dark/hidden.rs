@@ -3,37 +3,39 @@
 //! protocol keeps, so the generic search plays on worlds drawn from it
 //! ([`crate::core::Hidden`]) and never on ranks it was not told.
 
-use super::{Evidence, InfoState, Sampler};
+use super::{Evidence, InfoState, Sample, Sampler};
 use crate::core::Hidden;
 use crate::games::junqi::Position;
 use crate::games::junqi::board::{SEAT_NAMES, STATIONS, name};
 use crate::games::junqi::position::{RANKS, rank_of};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use std::sync::Mutex;
 
 /// Salt of the sampler's seeds, so that the worlds of one `go` differ from batch to batch
-/// but repeat from run to run.
+/// but repeat from run to run (the same commands give the same worlds).
 const SEED: u64 = 0x6461_726b_776f_726c; // "darkworl"
+
+/// Steps the chain of worlds takes from its first draw before its first world.
+const BURN_IN: usize = 16;
 
 /// What the seat to move knows, and how to draw worlds from it.
 #[derive(Debug)]
 pub struct Knowledge {
     state: InfoState,
     sampler: Sampler,
-    /// The log-weight all weights are taken relative to, the same for every batch of
-    /// one `go`: the search sums weights over batches, so each batch may not be scaled
-    /// on its own.
-    reference: f64,
+    /// The state of the sampler's chain ([`Sampler::draw`]), carried from one batch of
+    /// worlds to the next; `None` until the first is asked for.
+    chain: Mutex<Option<Sample>>,
 }
 
 impl Knowledge {
     pub fn new(state: InfoState, evidence: &Evidence) -> Knowledge {
         let sampler = state.sampler(evidence);
-        let reference = sampler.sample(&mut StdRng::seed_from_u64(SEED)).log_weight;
         Knowledge {
             state,
             sampler,
-            reference,
+            chain: Mutex::new(None),
         }
     }
 
@@ -56,12 +58,27 @@ impl Knowledge {
             .is_none_or(|piece| self.state.domain(piece).single().is_some())
     }
 
+    /// The state of a new chain of worlds, [`BURN_IN`] steps from its first draw.
+    fn start_chain(&self, rng: &mut StdRng) -> Sample {
+        let mut start = self.sampler.sample(rng);
+        self.sampler.draw(&mut start, BURN_IN, rng);
+        start
+    }
+
     /// What `d` adds in the dark game: for every hidden piece on the board, the ranks it
     /// may have and how likely each is over a sample of worlds (those of 0.5% or more,
     /// likeliest first).
     pub fn describe(&self) -> String {
         const WORLDS: usize = 256;
-        let worlds = self.sample(WORLDS, u64::MAX);
+        // A chain of its own, so that `d` shows the same odds each time it is asked.
+        let mut rng = StdRng::seed_from_u64(SEED);
+        let mut chain = self.start_chain(&mut rng);
+        let worlds: Vec<(Position, f64)> = self
+            .sampler
+            .draw(&mut chain, WORLDS, &mut rng)
+            .iter()
+            .map(|ranks| (self.state.world(ranks), 1.0))
+            .collect();
         let total: f64 = worlds.iter().map(|(_, w)| w).sum();
         let mut text = format!("hidden pieces (possible ranks; odds over {WORLDS} worlds):\n");
         for station in 0..STATIONS {
@@ -96,13 +113,15 @@ impl Knowledge {
 impl Hidden<Position> for Knowledge {
     fn sample(&self, count: usize, seed: u64) -> Vec<(Position, f64)> {
         let mut rng = StdRng::seed_from_u64(SEED ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        // Importance weights on one scale for all batches (the search normalises them).
-        (0..count)
-            .map(|_| {
-                let s = self.sampler.sample(&mut rng);
-                let weight = (s.log_weight - self.reference).clamp(-700.0, 700.0).exp();
-                (self.state.world(&s.ranks), weight)
-            })
+        let mut chain = self
+            .chain
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let state = chain.get_or_insert_with(|| self.start_chain(&mut rng));
+        self.sampler
+            .draw(state, count, &mut rng)
+            .iter()
+            .map(|ranks| (self.state.world(ranks), 1.0))
             .collect()
     }
 

@@ -478,12 +478,14 @@ pub(super) fn coupled(net: &Net, facts: &Facts) -> (Facts, Vec<u8>) {
 /// Then a depth-first search, propagating after each choice and trying the preferred rank
 /// first. Once every coupled piece is fixed and propagation holds, no combat or clause
 /// joins two open pieces, and each seat's complete matching extends the assignment to the
-/// rest: so this decides exactly whether any assignment fits.
+/// rest: so this decides exactly whether any assignment fits, unless the search runs out
+/// of `budget` (choices tried, counted down) first and gives `None` unproven.
 pub(super) fn complete(
     net: &Net,
     facts: &Facts,
     order: &[u8],
     prefer: Option<&[u8; PIECES]>,
+    budget: &mut u64,
 ) -> Option<[u8; PIECES]> {
     let mut guess = net.fixed();
     for &p in order {
@@ -498,11 +500,17 @@ pub(super) fn complete(
     if fits(net, facts, order, &guess) {
         return Some(guess);
     }
-    search(net, facts, order, &guess)
+    search(net, facts, order, &guess, budget)
 }
 
 /// The depth-first search of [`complete`], trying `prefer`'s rank of each piece first.
-fn search(net: &Net, facts: &Facts, order: &[u8], prefer: &[u8; PIECES]) -> Option<[u8; PIECES]> {
+fn search(
+    net: &Net,
+    facts: &Facts,
+    order: &[u8],
+    prefer: &[u8; PIECES],
+    budget: &mut u64,
+) -> Option<[u8; PIECES]> {
     let Some(i) = order
         .iter()
         .position(|&p| net.dom[usize::from(p)].count_ones() > 1)
@@ -516,10 +524,14 @@ fn search(net: &Net, facts: &Facts, order: &[u8], prefer: &[u8; PIECES]) -> Opti
         .into_iter()
         .chain(Domain(net.dom[p]).ranks().filter(|&r| r != first));
     for r in ordered {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
         let mut trial = net.clone();
         trial.dom[p] = 1 << r;
         if trial.propagate(facts, 1 << p).is_ok()
-            && let Some(found) = complete(&trial, facts, &order[i + 1..], Some(prefer))
+            && let Some(found) = complete(&trial, facts, &order[i + 1..], Some(prefer), budget)
         {
             return Some(found);
         }
@@ -698,7 +710,11 @@ impl Belief {
         });
         self.facts.clauses.retain(|c| !c.satisfied(dom));
         let (coupled, order) = coupled(&self.net, &self.facts);
-        if !order.is_empty() && complete(&self.net, &coupled, &order, None).is_none() {
+        // Deciding a record's consistency exactly is worth any search.
+        let mut unlimited = u64::MAX;
+        if !order.is_empty()
+            && complete(&self.net, &coupled, &order, None, &mut unlimited).is_none()
+        {
             return Err(Contradiction::NoAssignment);
         }
         Ok(())

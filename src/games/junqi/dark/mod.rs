@@ -43,7 +43,7 @@ pub use evidence::Evidence;
 pub use hidden::Knowledge;
 pub use infer::{Belief, Combat, Contradiction};
 pub use info::{InfoError, InfoState, Reject, Rules};
-pub use sample::{Assignment, Sample, Sampler, resample};
+pub use sample::{Assignment, Sample, Sampler};
 
 use super::board::{CAMP_SLOTS, SEAT_NAMES};
 use super::position::{BOMB, FLAG, MINE, RANKS};

@@ -18,13 +18,23 @@
 //!
 //! The proposal weighs a rank by how many of it the seat has left unplaced times
 //! `exp(loglik)`; `log_weight = Σ loglik − ln q(x)` corrects the difference to π
-//! (self-normalised importance sampling; [`resample`] turns weighted samples into equally
-//! weighted ones).
+//! (self-normalised importance sampling; [`Sampler::draw`] turns weighted draws into
+//! equally weighted worlds).
 
 use super::infer::{Belief, Contradiction, Facts, Net, Pieces, complete, coupled, reaching};
 use super::{Domain, InfoState, PIECES, PieceId, SEAT_PIECES};
 use crate::games::junqi::position::RANKS;
 use rand::{Rng, RngExt};
+
+/// Choices the completion searches of one draw may try, all together. Proving that no
+/// completion has a rank can take a search exponential in the coupled pieces (a long game
+/// has dozens); a rank not proven possible within the budget is not offered. The draw
+/// still succeeds (a piece's rank in the current witness is always offered) and every
+/// world still meets every hard fact; only worlds that need such a rank are never drawn.
+const SEARCH_BUDGET: u64 = 2_000;
+
+/// Swaps tried per open piece in [`Sampler::shuffle`].
+const SWAPS_PER_PIECE: usize = 4;
 
 /// A rank per piece, indexed by [`PieceId`](super::PieceId) (`u8::MAX` for pieces of a
 /// seat absent from the setup).
@@ -51,6 +61,10 @@ pub struct Sampler {
     coupled_mask: [u32; 4],
     /// The other pieces not fixed in `base`, by seat, tightest domain first.
     rest: Vec<u8>,
+    /// The open pieces (coupled and rest), by seat.
+    open: Vec<u8>,
+    /// Per seat, the range of `open` holding its pieces.
+    open_of_seat: [(usize, usize); 4],
     /// One consistent assignment of every piece fixed or coupled.
     witness: Assignment,
     loglik: Box<[[f64; RANKS]; PIECES]>,
@@ -86,6 +100,16 @@ fn draw(rng: &mut (impl Rng + ?Sized), weights: &[f64; RANKS], total: f64) -> us
     last
 }
 
+/// What [`Sampler::walk`] gives for a world it could not have drawn (one that needs a
+/// rank [`SEARCH_BUDGET`] kept from being offered): weight zero, which sends a chain away
+/// from it at its next step.
+fn unreachable_world(follow: Option<&Assignment>) -> Sample {
+    Sample {
+        ranks: follow.copied().unwrap_or([u8::MAX; PIECES]),
+        log_weight: f64::NEG_INFINITY,
+    }
+}
+
 impl Sampler {
     /// A sampler for `belief` with soft evidence `loglik` (see [`InfoState::loglik`]).
     /// Fails only when no assignment fits the belief at all.
@@ -107,8 +131,10 @@ impl Sampler {
             let d = base.dom[usize::from(p)].count_ones();
             (usize::from(p) / SEAT_PIECES, d, p)
         });
-        let witness =
-            complete(&base, &coupling, &coupled, None).ok_or(Contradiction::NoAssignment)?;
+        // The record was found consistent, so a completion exists and is worth any search.
+        let mut unlimited = u64::MAX;
+        let witness = complete(&base, &coupling, &coupled, None, &mut unlimited)
+            .ok_or(Contradiction::NoAssignment)?;
         let mut log = Box::new([[0f64; RANKS]; PIECES]);
         let mut weight = Box::new([[0f64; RANKS]; PIECES]);
         for p in 0..PIECES {
@@ -117,12 +143,22 @@ impl Sampler {
                 weight[p][r] = log[p][r].exp();
             }
         }
+        let mut open: Vec<u8> = coupled.iter().chain(&rest).copied().collect();
+        open.sort_unstable();
+        let mut open_of_seat = [(0, 0); 4];
+        for (seat, range) in open_of_seat.iter_mut().enumerate() {
+            let start = open.partition_point(|&p| usize::from(p) / SEAT_PIECES < seat);
+            let end = open.partition_point(|&p| usize::from(p) / SEAT_PIECES <= seat);
+            *range = (start, end);
+        }
         Ok(Sampler {
             base,
             coupling,
             coupled,
             coupled_mask,
             rest,
+            open,
+            open_of_seat,
             witness,
             loglik: log,
             weight,
@@ -143,16 +179,7 @@ impl Sampler {
     /// a completion only in the pieces of `changed` (at most two): only their pairs,
     /// clauses and seats' counts can break.
     fn still_holds(&self, net: &Net, ranks: &Assignment, changed: &[usize]) -> bool {
-        let involved = |q: usize| changed.contains(&q);
-        let pairs_hold = self.coupling.pairs.iter().all(|pair| {
-            let (a, d) = (usize::from(pair.attacker), usize::from(pair.defender));
-            !(involved(a) || involved(d)) || pair.allows(ranks[a], ranks[d])
-        });
-        let clauses_hold = self.coupling.clauses.iter().all(|c| {
-            !c.members().any(involved) || c.members().any(|q| Domain::MOVERS.contains(ranks[q]))
-        });
-        pairs_hold
-            && clauses_hold
+        self.links_hold(ranks, changed)
             && changed.iter().all(|&q| {
                 let seat = q / SEAT_PIECES;
                 net.counts_fit(
@@ -161,6 +188,19 @@ impl Sampler {
                     ranks,
                     &self.coupling.counts[seat],
                 )
+            })
+    }
+
+    /// Whether the pairs and clauses that involve the pieces of `changed` hold in `ranks`.
+    fn links_hold(&self, ranks: &Assignment, changed: &[usize]) -> bool {
+        let involved = |q: usize| changed.contains(&q);
+        let pairs_hold = self.coupling.pairs.iter().all(|pair| {
+            let (a, d) = (usize::from(pair.attacker), usize::from(pair.defender));
+            !(involved(a) || involved(d)) || pair.allows(ranks[a], ranks[d])
+        });
+        pairs_hold
+            && self.coupling.clauses.iter().all(|c| {
+                !c.members().any(involved) || c.members().any(|q| Domain::MOVERS.contains(ranks[q]))
             })
     }
 
@@ -207,8 +247,81 @@ impl Sampler {
         None
     }
 
+    /// The next `count` worlds of a Markov chain whose stationary law is π, from its
+    /// current `state` (the first time, a [`Sampler::sample`]): they are equally
+    /// weighted. A step is an independent Metropolis–Hastings move (a fresh draw replaces
+    /// the state with probability `min(1, w(new) / w(state))`, `w` the importance weight)
+    /// followed by [`Sampler::shuffle`]. Importance weights alone left a search late in a
+    /// game a third of its worlds' worth, the few heavy worlds counting for all; the
+    /// chain's worlds count alike.
+    pub fn draw(
+        &self,
+        state: &mut Sample,
+        count: usize,
+        rng: &mut (impl Rng + ?Sized),
+    ) -> Vec<Assignment> {
+        (0..count)
+            .map(|_| {
+                let fresh = self.sample(rng);
+                if rng.random::<f64>().ln() < fresh.log_weight - state.log_weight {
+                    *state = fresh;
+                }
+                if self.shuffle(&mut state.ranks, rng) {
+                    state.log_weight = self.walk(rng, Some(&state.ranks)).log_weight;
+                }
+                state.ranks
+            })
+            .collect()
+    }
+
+    /// Moves `ranks` along a Markov chain that leaves the target π unchanged: swaps of
+    /// two open pieces of one seat (so the counts hold), kept when both domains and every
+    /// pair and clause of the two still hold, with Metropolis' acceptance of the change in
+    /// soft evidence. [`SWAPS_PER_PIECE`] tries per open piece. Says whether any was kept.
+    pub fn shuffle(&self, ranks: &mut Assignment, rng: &mut (impl Rng + ?Sized)) -> bool {
+        let open = &self.open;
+        let mut moved = false;
+        if open.len() < 2 {
+            return moved;
+        }
+        for _ in 0..open.len() * SWAPS_PER_PIECE {
+            let p = usize::from(open[rng.random_range(0..open.len())]);
+            let seat = p / SEAT_PIECES;
+            let (start, end) = self.open_of_seat[seat];
+            if end - start < 2 {
+                continue;
+            }
+            let q = usize::from(open[rng.random_range(start..end)]);
+            let (rp, rq) = (ranks[p], ranks[q]);
+            if rp == rq || self.base.dom[p] & (1 << rq) == 0 || self.base.dom[q] & (1 << rp) == 0 {
+                continue;
+            }
+            let log = &self.loglik;
+            let (rpi, rqi) = (usize::from(rp), usize::from(rq));
+            let change = log[p][rqi] + log[q][rpi] - log[p][rpi] - log[q][rqi];
+            if change < 0.0 && rng.random::<f64>() >= change.exp() {
+                continue;
+            }
+            ranks[p] = rq;
+            ranks[q] = rp;
+            if self.links_hold(ranks, &[p, q]) {
+                moved = true;
+            } else {
+                ranks[p] = rp;
+                ranks[q] = rq;
+            }
+        }
+        moved
+    }
+
     /// Draws one world.
     pub fn sample(&self, rng: &mut (impl Rng + ?Sized)) -> Sample {
+        self.walk(rng, None)
+    }
+
+    /// Draws one world, or with `follow` retraces the draw of that world to find its
+    /// weight: the same offers, each piece given `follow`'s rank.
+    fn walk(&self, rng: &mut (impl Rng + ?Sized), follow: Option<&Assignment>) -> Sample {
         let counts = &self.coupling.counts;
         let mut net = self.base.clone();
         let mut log_q = 0.0;
@@ -217,6 +330,7 @@ impl Sampler {
         // has it: the witness with this piece changed, else one found by search.
         let mut witness = self.witness;
         let mut witnesses = [[0u8; PIECES]; RANKS];
+        let mut budget = SEARCH_BUDGET;
         for &p in &self.coupled {
             let p = usize::from(p);
             if net.dom[p].count_ones() == 1 {
@@ -235,7 +349,13 @@ impl Sampler {
                     let mut trial = net.clone();
                     trial.dom[p] = 1 << r;
                     trial.propagate(&self.coupling, 1 << p).ok().and_then(|()| {
-                        complete(&trial, &self.coupling, &self.coupled, Some(&witness))
+                        complete(
+                            &trial,
+                            &self.coupling,
+                            &self.coupled,
+                            Some(&witness),
+                            &mut budget,
+                        )
                     })
                 });
                 if let Some(found) = completion {
@@ -244,7 +364,10 @@ impl Sampler {
                     total += weights[ri];
                 }
             }
-            let r = draw(rng, &weights, total);
+            let r = follow.map_or_else(|| draw(rng, &weights, total), |x| usize::from(x[p]));
+            if weights[r] == 0.0 {
+                return unreachable_world(follow);
+            }
             log_q += (weights[r] / total).ln();
             witness = witnesses[r];
             net.dom[p] = 1 << r;
@@ -272,7 +395,10 @@ impl Sampler {
                 };
                 total += weights[r];
             }
-            let r = draw(rng, &weights, total);
+            let r = follow.map_or_else(|| draw(rng, &weights, total), |x| usize::from(x[p]));
+            if weights[r] == 0.0 {
+                return unreachable_world(follow);
+            }
             log_q += (weights[r] / total).ln();
             left[seat][r] -= 1;
             dom[k] = 1 << r;
@@ -294,32 +420,6 @@ impl Sampler {
             log_weight: log_pi - log_q,
         }
     }
-}
-
-/// `k` indices into `samples` drawn by systematic resampling on their weights: equally
-/// weighted worlds for a search that averages over them.
-pub fn resample(samples: &[Sample], k: usize, rng: &mut (impl Rng + ?Sized)) -> Vec<usize> {
-    let max = samples
-        .iter()
-        .map(|s| s.log_weight)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let weights: Vec<f64> = samples.iter().map(|s| (s.log_weight - max).exp()).collect();
-    let total: f64 = weights.iter().sum();
-    let step = total / k as f64;
-    let mut at = rng.random::<f64>() * step;
-    let mut chosen = Vec::with_capacity(k);
-    let mut cumulative = 0.0;
-    for (i, &w) in weights.iter().enumerate() {
-        cumulative += w;
-        while at < cumulative && chosen.len() < k {
-            chosen.push(i);
-            at += step;
-        }
-    }
-    while chosen.len() < k {
-        chosen.push(samples.len() - 1);
-    }
-    chosen
 }
 
 impl InfoState {

@@ -632,7 +632,8 @@ fn enumerate(belief: &Belief, truth: &Assignment, hidden: &[PieceId]) -> Vec<Ass
 }
 
 /// The sampler's weighted frequencies of each hidden piece's rank against the exact
-/// posterior over the enumerated assignments.
+/// posterior over the enumerated assignments, and so the frequencies of the equally
+/// weighted worlds of [`Sampler::draw`].
 fn compare_with_enumeration(belief: &Belief, truth: &Assignment, hidden: &[PieceId], seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut loglik = [[0f32; RANKS]; PIECES];
@@ -665,28 +666,59 @@ fn compare_with_enumeration(belief: &Belief, truth: &Assignment, hidden: &[Piece
         .iter()
         .map(|s| s.log_weight)
         .fold(f64::MIN, f64::max);
+    let weighted: Vec<(Assignment, f64)> = samples
+        .iter()
+        .map(|s| (s.ranks, (s.log_weight - max).exp()))
+        .collect();
+    check_frequencies(
+        belief,
+        hidden,
+        &expected,
+        &weighted,
+        exact.len(),
+        "weighted",
+    );
+    // Few at a time, as the search asks for them.
+    let mut state = sampler.sample(&mut rng);
+    let drawn: Vec<(Assignment, f64)> = (0..5_000)
+        .flat_map(|_| sampler.draw(&mut state, 4, &mut rng))
+        .map(|ranks| (ranks, 1.0))
+        .collect();
+    check_frequencies(belief, hidden, &expected, &drawn, exact.len(), "drawn");
+}
+
+/// The frequencies of each hidden piece's rank over weighted `worlds` against `expected`.
+fn check_frequencies(
+    belief: &Belief,
+    hidden: &[PieceId],
+    expected: &HashMap<(usize, u8), f64>,
+    worlds: &[(Assignment, f64)],
+    assignments: usize,
+    what: &str,
+) {
     let mut got: HashMap<(usize, u8), f64> = HashMap::new();
     let mut sum = 0.0;
-    for s in &samples {
-        assert!(belief.admits(&s.ranks), "a sample breaks a hard fact");
-        let w = (s.log_weight - max).exp();
+    for (ranks, w) in worlds {
+        assert!(belief.admits(ranks), "{what}: a world breaks a hard fact");
         sum += w;
         for p in hidden {
-            *got.entry((p.index(), s.ranks[p.index()])).or_default() += w;
+            *got.entry((p.index(), ranks[p.index()])).or_default() += w;
         }
     }
-    for (key, &p) in &expected {
+    for (key, &p) in expected {
         let q = got.get(key).copied().unwrap_or(0.0) / sum;
         assert!(
             (p - q).abs() < 0.02,
-            "{} = {}: exact {p:.4}, sampled {q:.4} ({} assignments)",
+            "{what}: {} = {}: exact {p:.4}, sampled {q:.4} ({assignments} assignments)",
             PieceId(key.0 as u8),
             char::from(b'a' + key.1),
-            exact.len()
         );
     }
-    for (key, _) in got {
-        assert!(expected.contains_key(&key), "sampled an impossible rank");
+    for key in got.keys() {
+        assert!(
+            expected.contains_key(key),
+            "{what}: sampled an impossible rank"
+        );
     }
 }
 
@@ -752,22 +784,6 @@ fn the_sampler_matches_exact_enumeration_across_coupled_seats() {
     belief.add_mover_clause(0, 1 << 16 | 1 << 17).unwrap();
     let hidden: Vec<PieceId> = s.iter().chain(&e).copied().collect();
     compare_with_enumeration(&belief, &truth, &hidden, 2);
-}
-
-#[test]
-fn resampling_follows_the_weights() {
-    let samples: Vec<Sample> = [0.0f64, 1.0, 2.0]
-        .iter()
-        .map(|&w| Sample {
-            ranks: [0; PIECES],
-            log_weight: w.ln(),
-        })
-        .collect();
-    let mut rng = StdRng::seed_from_u64(5);
-    let chosen = resample(&samples, 300, &mut rng);
-    assert_eq!(chosen.len(), 300);
-    assert_eq!(chosen.iter().filter(|&&i| i == 0).count(), 0);
-    assert_eq!(chosen.iter().filter(|&&i| i == 2).count(), 200);
 }
 
 /// Replays the record on the open start position of a sampled world: every ply must be
