@@ -4,16 +4,18 @@
 //! by their win probability averaged over the worlds with the worlds' weights.
 //!
 //! Root moves are the same in every world ([`Hidden::sample`] promises it), so each world
-//! scores all of them. Scores become win probabilities before they are averaged: a world
-//! in which a flag falls must not outweigh all the others, as a raw score would. Worlds
-//! are searched in parallel on the `Threads` option's threads, each world on one thread.
+//! scores all of them. Scores become win probabilities, measured from the world's median
+//! move, before they are averaged: a world in which a flag falls must not outweigh all
+//! the others, as a raw score would. The move played is the best mean less its standard
+//! error ([`CAUTION`]). Worlds are searched in parallel on the `Threads` option's
+//! threads, each world on one thread.
 
 use super::alphabeta::Worker;
 use super::{
     Control, Limits, Report, ReportFn, SearchParams, SearchResult, Shared, TimeBudget,
     TranspositionTable, wait_for_stop,
 };
-use crate::core::{Evaluator, Game, Hidden, MATE_BOUND, MoveList, Outcome, Score};
+use crate::core::{Evaluator, Game, Hidden, MATE, MATE_BOUND, MoveList, Outcome, Score};
 use rayon::prelude::*;
 use std::time::Duration;
 
@@ -40,6 +42,21 @@ fn win_probability(score: Score) -> f64 {
     1.0 / (1.0 + 10f64.powf(-f64::from(score) / 400.0))
 }
 
+/// What one world says of each root move: the win probability of its score measured from
+/// the world's median move. Against the median rather than from zero, because a world
+/// far from even (a seat about to fall, a flag about to be taken) would put every move's
+/// probability near 0 or 1 and say nothing about which is better; a win probability at
+/// all, so that a world in which a flag falls counts for one world, not for all.
+fn relative_values(scores: &[Score]) -> Vec<f64> {
+    let mut sorted = scores.to_vec();
+    sorted.sort_unstable();
+    let median = sorted[sorted.len() / 2];
+    scores
+        .iter()
+        .map(|&s| win_probability(s.saturating_sub(median)))
+        .collect()
+}
+
 /// The score whose win probability is `p`, for `info` lines.
 fn score_of(p: f64) -> Score {
     let p = p.clamp(1e-6, 1.0 - 1e-6);
@@ -47,11 +64,24 @@ fn score_of(p: f64) -> Score {
     (score.round() as Score).clamp(-(MATE_BOUND - 1), MATE_BOUND - 1)
 }
 
+/// How many standard errors a root move's estimate is marked down by when moves are
+/// compared. The best of many noisy means is biased towards the moves whose value varies
+/// most from world to world (attacks on hidden pieces: won in some worlds, lost in
+/// others), so with few worlds the plain maximum picks gambles.
+const CAUTION: f64 = 1.0;
+
 /// What the worlds said of one root move so far.
 #[derive(Clone, Copy, Default)]
 struct Tally {
     weight: f64,
+    /// Weighted sum of the move's values against the world's median move.
     value: f64,
+    /// Weighted sum of its win probabilities, for `info`.
+    probability: f64,
+    /// Weighted sum of the values' squares. The values are measured from each world's
+    /// median move, so their spread is the move's own, not the world's being good or bad
+    /// for us.
+    squares: f64,
 }
 
 impl Tally {
@@ -62,10 +92,47 @@ impl Tally {
             0.0
         }
     }
+
+    fn win_probability(&self) -> f64 {
+        if self.weight > 0.0 {
+            self.probability / self.weight
+        } else {
+            0.0
+        }
+    }
+
+    /// The mean less [`CAUTION`] standard errors, given the worlds' effective number.
+    fn cautious(&self, effective_worlds: f64) -> f64 {
+        if self.weight <= 0.0 || effective_worlds <= 1.0 {
+            return self.mean();
+        }
+        let mean = self.mean();
+        let variance = (self.squares / self.weight - mean * mean).max(0.0);
+        mean - CAUTION * (variance / effective_worlds).sqrt()
+    }
 }
 
-/// One world's verdict on every root move: the win probability of each for the team to
-/// move at the root, and the nodes spent; `None` if time or `stop` cut it short.
+/// Adds one world's scores of the root moves, with the world's weight, to their tallies.
+fn add_world(tallies: &mut [Tally], weight: f64, scores: &[Score]) {
+    for ((tally, value), &score) in tallies.iter_mut().zip(relative_values(scores)).zip(scores) {
+        tally.weight += weight;
+        tally.value += weight * value;
+        tally.squares += weight * value * value;
+        tally.probability += weight * win_probability(score);
+    }
+}
+
+/// The root move to play: the best by [`Tally::cautious`].
+fn choice(tallies: &[Tally], effective_worlds: f64) -> usize {
+    (0..tallies.len())
+        .map(|m| (m, tallies[m].cautious(effective_worlds)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(0, |(m, _)| m)
+}
+
+/// One world's verdict on every root move: the score of each for the team to move at the
+/// root (a decided game as a mate score), and the nodes spent; `None` if time or `stop`
+/// cut it short.
 fn search_world<G: Game, E: Evaluator<G>>(
     world: &G,
     moves: &[G::Move],
@@ -73,9 +140,9 @@ fn search_world<G: Game, E: Evaluator<G>>(
     tt: &TranspositionTable,
     depth: u32,
     out_of_time: &(dyn Fn() -> bool + Sync),
-) -> Option<(Vec<f64>, u64)> {
+) -> Option<(Vec<Score>, u64)> {
     let team = world.team_to_move();
-    let mut values = Vec::with_capacity(moves.len());
+    let mut scores = Vec::with_capacity(moves.len());
     let mut nodes = 0;
     let control = Control::default();
     let limits = Limits {
@@ -97,9 +164,10 @@ fn search_world<G: Game, E: Evaluator<G>>(
         }
         let mut child = world.clone();
         child.make_move(mv);
-        let value = match child.result() {
-            Some(Outcome::Win(winner)) => f64::from(u8::from(winner == team)),
-            Some(Outcome::Draw) => 0.5,
+        let score = match child.result() {
+            Some(Outcome::Win(winner)) if winner == team => MATE,
+            Some(Outcome::Win(_)) => -MATE,
+            Some(Outcome::Draw) => 0,
             None => {
                 let same_team = child.team_to_move() == team;
                 replies.clear();
@@ -117,12 +185,12 @@ fn search_world<G: Game, E: Evaluator<G>>(
                     worker.iterate(None).score
                 };
                 nodes += worker.nodes();
-                win_probability(if same_team { score } else { -score })
+                if same_team { score } else { -score }
             }
         };
-        values.push(value);
+        scores.push(score);
     }
-    Some((values, nodes))
+    Some((scores, nodes))
 }
 
 /// Searches a root whose player does not see everything, over worlds drawn from
@@ -171,6 +239,9 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
     let mut tallies = vec![Tally::default(); moves.len()];
     let (mut worlds, mut nodes, mut seed) = (0usize, 0u64, 0u64);
+    // Sum of the weights' squares: with the tallies' sum of weights, the effective number
+    // of worlds.
+    let mut weight_squares = 0.0;
     let mut best = 0;
     loop {
         let enough = if limits.infinite || control.is_pondering() {
@@ -205,21 +276,23 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
             Ok(pool) => pool.install(|| batch.par_iter().map(work).collect()),
             Err(_) => batch.iter().map(work).collect(),
         };
-        for (weight, (values, spent)) in done.into_iter().flatten() {
+        for (weight, (scores, spent)) in done.into_iter().flatten() {
             worlds += 1;
             nodes += spent;
-            for (tally, value) in tallies.iter_mut().zip(values) {
-                tally.weight += weight;
-                tally.value += weight * value;
-            }
+            weight_squares += weight * weight;
+            add_world(&mut tallies, weight, &scores);
         }
         if worlds == 0 {
             continue;
         }
-        best = (0..moves.len())
-            .max_by(|&a, &b| tallies[a].mean().total_cmp(&tallies[b].mean()))
-            .unwrap_or(0);
-        let probability = tallies[best].mean();
+        let effective = if weight_squares > 0.0 {
+            tallies[0].weight * tallies[0].weight / weight_squares
+        } else {
+            0.0
+        };
+        log::debug!("worlds {worlds}, effectively {effective:.1}");
+        best = choice(&tallies, effective);
+        let probability = tallies[best].win_probability();
         report(&Report {
             depth,
             seldepth: depth,
@@ -237,7 +310,7 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     SearchResult {
         best: Some(moves[best]),
         ponder: None,
-        score: score_of(tallies[best].mean()),
+        score: score_of(tallies[best].win_probability()),
         depth,
         nodes,
     }
@@ -258,5 +331,37 @@ mod tests {
             );
         }
         assert!(win_probability(crate::core::MATE) > 0.999_999);
+    }
+
+    /// Tallies of root moves over worlds that each give every move a score.
+    fn tally(worlds: &[Vec<Score>]) -> Vec<Tally> {
+        let mut tallies = vec![Tally::default(); worlds[0].len()];
+        for scores in worlds {
+            add_world(&mut tallies, 1.0, scores);
+        }
+        tallies
+    }
+
+    #[test]
+    fn a_lost_world_still_tells_the_moves_apart() {
+        // Every move loses by far, one by less: from zero all would be near 0.
+        let tallies = tally(&[vec![-2400, -2300, -2400, -2450]]);
+        assert!(tallies[1].mean() > 0.6, "{}", tallies[1].mean());
+        assert!(tallies[1].win_probability() < 0.001);
+        assert_eq!(choice(&tallies, 1.0), 1);
+    }
+
+    #[test]
+    fn a_gamble_must_beat_a_steady_move_by_more_than_its_noise() {
+        // Move 1 is better on average over the worlds but swings from world to world (an
+        // attack on a hidden piece); move 0 is steady.
+        let worlds: Vec<Vec<Score>> = (0..8)
+            .map(|w| vec![-20, if w % 2 == 0 { 500 } else { -300 }, -60])
+            .collect();
+        let tallies = tally(&worlds);
+        assert!(tallies[1].mean() > tallies[0].mean());
+        assert_eq!(choice(&tallies, worlds.len() as f64), 0);
+        // With many worlds the noise shrinks and the better average wins.
+        assert_eq!(choice(&tallies, 1000.0), 1);
     }
 }
