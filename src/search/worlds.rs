@@ -67,8 +67,11 @@ fn score_of(p: f64) -> Score {
 /// How many standard errors a root move's estimate is marked down by when moves are
 /// compared. The best of many noisy means is biased towards the moves whose value varies
 /// most from world to world (attacks on hidden pieces: won in some worlds, lost in
-/// others), so with few worlds the plain maximum picks gambles.
-const CAUTION: f64 = 1.0;
+/// others, and pieces left where some worlds' enemy takes them), so with few worlds the
+/// plain maximum picks gambles. Against the greedy baseline at 200 ms, 2 against 1 scored
+/// 96.2% against 87.5% in team mode and 87.5% against 88.8% in seat mode (40 games each,
+/// docs/benchmarks.md).
+const CAUTION: f64 = 2.0;
 
 /// What the worlds said of one root move so far.
 #[derive(Clone, Copy, Default)]
