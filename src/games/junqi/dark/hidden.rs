@@ -73,13 +73,12 @@ impl Knowledge {
         // A chain of its own, so that `d` shows the same odds each time it is asked.
         let mut rng = StdRng::seed_from_u64(SEED);
         let mut chain = self.start_chain(&mut rng);
-        let worlds: Vec<(Position, f64)> = self
+        let worlds: Vec<Position> = self
             .sampler
             .draw(&mut chain, WORLDS, &mut rng)
             .iter()
-            .map(|ranks| (self.state.world(ranks), 1.0))
+            .map(|ranks| self.state.world(ranks))
             .collect();
-        let total: f64 = worlds.iter().map(|(_, w)| w).sum();
         let mut text = format!("hidden pieces (possible ranks; odds over {WORLDS} worlds):\n");
         for station in 0..STATIONS {
             let Some(piece) = self.state.occupant(station) else {
@@ -89,8 +88,8 @@ impl Knowledge {
                 continue;
             }
             let mut odds = [0.0; RANKS];
-            for (world, weight) in &worlds {
-                odds[usize::from(rank_of(world.piece(station)))] += weight / total.max(1e-300);
+            for world in &worlds {
+                odds[usize::from(rank_of(world.piece(station)))] += 1.0 / WORLDS as f64;
             }
             let mut likely: Vec<usize> = (0..RANKS).filter(|&r| odds[r] >= 0.005).collect();
             likely.sort_by(|&a, &b| odds[b].total_cmp(&odds[a]));
