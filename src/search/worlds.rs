@@ -73,64 +73,91 @@ fn score_of(p: f64) -> Score {
 /// docs/benchmarks.md).
 const CAUTION: f64 = 2.0;
 
-/// What the worlds said of one root move so far.
+/// What the worlds said of the root moves so far.
+struct Tallies {
+    /// Sum of the worlds' weights.
+    weight: f64,
+    /// Sum of their squares: with `weight`, the effective number of worlds.
+    weight_squares: f64,
+    moves: Vec<Tally>,
+}
+
+/// What the worlds said of one root move so far: weighted sums.
 #[derive(Clone, Copy, Default)]
 struct Tally {
-    weight: f64,
-    /// Weighted sum of the move's values against the world's median move.
+    /// The move's values against the world's median move.
     value: f64,
-    /// Weighted sum of its win probabilities, for `info`.
-    probability: f64,
-    /// Weighted sum of the values' squares. The values are measured from each world's
-    /// median move, so their spread is the move's own, not the world's being good or bad
-    /// for us.
+    /// The values' squares. The values are measured from each world's median move, so
+    /// their spread is the move's own, not the world's being good or bad for us.
     squares: f64,
+    /// Its win probabilities, for `info`.
+    probability: f64,
 }
 
-impl Tally {
-    fn mean(&self) -> f64 {
+impl Tallies {
+    fn new(moves: usize) -> Tallies {
+        Tallies {
+            weight: 0.0,
+            weight_squares: 0.0,
+            moves: vec![Tally::default(); moves],
+        }
+    }
+
+    /// Adds one world's scores of the root moves, with the world's weight.
+    fn add_world(&mut self, weight: f64, scores: &[Score]) {
+        self.weight += weight;
+        self.weight_squares += weight * weight;
+        let values = relative_values(scores);
+        for ((tally, value), &score) in self.moves.iter_mut().zip(values).zip(scores) {
+            tally.value += weight * value;
+            tally.squares += weight * value * value;
+            tally.probability += weight * win_probability(score);
+        }
+    }
+
+    /// A weighted sum over the worlds as a weighted mean.
+    fn average(&self, sum: f64) -> f64 {
         if self.weight > 0.0 {
-            self.value / self.weight
+            sum / self.weight
         } else {
             0.0
         }
     }
 
-    fn win_probability(&self) -> f64 {
-        if self.weight > 0.0 {
-            self.probability / self.weight
+    fn mean(&self, m: usize) -> f64 {
+        self.average(self.moves[m].value)
+    }
+
+    fn win_probability(&self, m: usize) -> f64 {
+        self.average(self.moves[m].probability)
+    }
+
+    /// The effective number of worlds, `(Σw)²/Σw²`.
+    fn effective_worlds(&self) -> f64 {
+        if self.weight_squares > 0.0 {
+            self.weight * self.weight / self.weight_squares
         } else {
             0.0
         }
     }
 
-    /// The mean less [`CAUTION`] standard errors, given the worlds' effective number.
-    fn cautious(&self, effective_worlds: f64) -> f64 {
-        if self.weight <= 0.0 || effective_worlds <= 1.0 {
-            return self.mean();
+    /// Move `m`'s mean less [`CAUTION`] standard errors.
+    fn cautious(&self, m: usize) -> f64 {
+        let (mean, effective) = (self.mean(m), self.effective_worlds());
+        if effective <= 1.0 {
+            return mean;
         }
-        let mean = self.mean();
-        let variance = (self.squares / self.weight - mean * mean).max(0.0);
-        mean - CAUTION * (variance / effective_worlds).sqrt()
+        let variance = (self.average(self.moves[m].squares) - mean * mean).max(0.0);
+        mean - CAUTION * (variance / effective).sqrt()
     }
-}
 
-/// Adds one world's scores of the root moves, with the world's weight, to their tallies.
-fn add_world(tallies: &mut [Tally], weight: f64, scores: &[Score]) {
-    for ((tally, value), &score) in tallies.iter_mut().zip(relative_values(scores)).zip(scores) {
-        tally.weight += weight;
-        tally.value += weight * value;
-        tally.squares += weight * value * value;
-        tally.probability += weight * win_probability(score);
+    /// The root move to play: the best by [`Tallies::cautious`].
+    fn choice(&self) -> usize {
+        (0..self.moves.len())
+            .map(|m| (m, self.cautious(m)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(0, |(m, _)| m)
     }
-}
-
-/// The root move to play: the best by [`Tally::cautious`].
-fn choice(tallies: &[Tally], effective_worlds: f64) -> usize {
-    (0..tallies.len())
-        .map(|m| (m, tallies[m].cautious(effective_worlds)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map_or(0, |(m, _)| m)
 }
 
 /// One world's verdict on every root move: the score of each for the team to move at the
@@ -240,11 +267,8 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     };
     let out_of_time = || control.is_stopped() || past(budget.hard);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
-    let mut tallies = vec![Tally::default(); moves.len()];
+    let mut tallies = Tallies::new(moves.len());
     let (mut worlds, mut nodes, mut seed) = (0usize, 0u64, 0u64);
-    // Sum of the weights' squares: with the tallies' sum of weights, the effective number
-    // of worlds.
-    let mut weight_squares = 0.0;
     let mut best = 0;
     loop {
         let enough = if limits.infinite || control.is_pondering() {
@@ -282,20 +306,17 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         for (weight, (scores, spent)) in done.into_iter().flatten() {
             worlds += 1;
             nodes += spent;
-            weight_squares += weight * weight;
-            add_world(&mut tallies, weight, &scores);
+            tallies.add_world(weight, &scores);
         }
         if worlds == 0 {
             continue;
         }
-        let effective = if weight_squares > 0.0 {
-            tallies[0].weight * tallies[0].weight / weight_squares
-        } else {
-            0.0
-        };
-        log::debug!("worlds {worlds}, effectively {effective:.1}");
-        best = choice(&tallies, effective);
-        let probability = tallies[best].win_probability();
+        log::debug!(
+            "worlds {worlds}, effectively {:.1}",
+            tallies.effective_worlds()
+        );
+        best = tallies.choice();
+        let probability = tallies.win_probability(best);
         report(&Report {
             depth,
             seldepth: depth,
@@ -313,7 +334,7 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     SearchResult {
         best: Some(moves[best]),
         ponder: None,
-        score: score_of(tallies[best].win_probability()),
+        score: score_of(tallies.win_probability(best)),
         depth,
         nodes,
     }
@@ -337,10 +358,10 @@ mod tests {
     }
 
     /// Tallies of root moves over worlds that each give every move a score.
-    fn tally(worlds: &[Vec<Score>]) -> Vec<Tally> {
-        let mut tallies = vec![Tally::default(); worlds[0].len()];
+    fn tally(worlds: &[Vec<Score>]) -> Tallies {
+        let mut tallies = Tallies::new(worlds[0].len());
         for scores in worlds {
-            add_world(&mut tallies, 1.0, scores);
+            tallies.add_world(1.0, scores);
         }
         tallies
     }
@@ -349,9 +370,9 @@ mod tests {
     fn a_lost_world_still_tells_the_moves_apart() {
         // Every move loses by far, one by less: from zero all would be near 0.
         let tallies = tally(&[vec![-2400, -2300, -2400, -2450]]);
-        assert!(tallies[1].mean() > 0.6, "{}", tallies[1].mean());
-        assert!(tallies[1].win_probability() < 0.001);
-        assert_eq!(choice(&tallies, 1.0), 1);
+        assert!(tallies.mean(1) > 0.6, "{}", tallies.mean(1));
+        assert!(tallies.win_probability(1) < 0.001);
+        assert_eq!(tallies.choice(), 1);
     }
 
     #[test]
@@ -362,9 +383,19 @@ mod tests {
             .map(|w| vec![-20, if w % 2 == 0 { 500 } else { -300 }, -60])
             .collect();
         let tallies = tally(&worlds);
-        assert!(tallies[1].mean() > tallies[0].mean());
-        assert_eq!(choice(&tallies, worlds.len() as f64), 0);
+        assert!(tallies.mean(1) > tallies.mean(0));
+        assert_eq!(tallies.effective_worlds(), 8.0);
+        assert_eq!(tallies.choice(), 0);
         // With many worlds the noise shrinks and the better average wins.
-        assert_eq!(choice(&tallies, 1000.0), 1);
+        let many = tally(
+            &worlds
+                .iter()
+                .cycle()
+                .take(1000)
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(many.effective_worlds(), 1000.0);
+        assert_eq!(many.choice(), 1);
     }
 }
