@@ -1,7 +1,10 @@
 //! Search under hidden information: Perfect-Information Monte Carlo. Worlds (complete
-//! positions consistent with what the player to move has observed) are drawn in batches,
-//! every root move is searched as an open game in every world, and the moves are compared
-//! by their win probability averaged over the worlds with the worlds' weights.
+//! positions consistent with what the player to move has observed) are drawn one a
+//! thread at a time, every root move still in contention is searched as an open game in
+//! every world, and the moves are compared by their win probability averaged over the
+//! worlds with the worlds' weights. A move that the worlds so far say cannot be chosen
+//! any more is dropped ([`Tallies::contenders`]), so the time goes to more worlds for
+//! the others: a world's search costs about the same for every root move.
 //!
 //! Root moves are the same in every world ([`Hidden::sample`] promises it), so each world
 //! scores all of them. Scores become win probabilities, measured from the world's median
@@ -29,8 +32,16 @@ pub const WORLD_DEPTH: u32 = 1;
 /// Worlds a move searches when neither `go` nor the `Worlds` option says how many.
 pub const UNTIMED_WORLDS: usize = 64;
 
-/// Worlds per batch and thread: the unit between time checks and progress reports.
-const BATCH_PER_THREAD: usize = 4;
+/// Worlds searched between progress reports, per thread.
+const REPORT_PER_THREAD: usize = 4;
+
+/// Worlds (effectively) a root move is searched in before it may be dropped. With fewer,
+/// the spread of its values says nothing.
+const PRUNE_AFTER: f64 = 2.0;
+
+/// Moves kept however far behind the worlds put them: the estimates of two or three
+/// worlds are rough, and the worlds still to come may reorder the leaders.
+const MIN_CONTENDERS: usize = 3;
 
 /// Nodes one root move's search may spend in one world: `stop` and the time limits are
 /// polled between these searches, so this bounds how late an answer can be (about 40 ms
@@ -141,14 +152,20 @@ impl Tallies {
         }
     }
 
-    /// Move `m`'s mean less [`CAUTION`] standard errors.
-    fn cautious(&self, m: usize) -> f64 {
+    /// [`CAUTION`] standard errors of move `m`'s mean.
+    fn margin(&self, m: usize) -> f64 {
         let (mean, effective) = (self.mean(m), self.effective_worlds());
         if effective <= 1.0 {
-            return mean;
+            return 0.0;
         }
         let variance = (self.average(self.moves[m].squares) - mean * mean).max(0.0);
-        mean - CAUTION * (variance / effective).sqrt()
+        CAUTION * (variance / effective).sqrt()
+    }
+
+    /// Move `m`'s mean less its margin: what it is worth at least, as far as the worlds
+    /// can tell.
+    fn cautious(&self, m: usize) -> f64 {
+        self.mean(m) - self.margin(m)
     }
 
     /// The root move to play: the best by [`Tallies::cautious`].
@@ -158,6 +175,37 @@ impl Tallies {
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map_or(0, |(m, _)| m)
     }
+
+    /// Which moves may still be chosen: those whose mean plus their margin reaches the
+    /// choice's cautious value. The others are dropped, and the worlds still
+    /// to come are spent on the contenders alone; every contender has then been searched
+    /// in the same worlds, so their comparison stays paired.
+    fn contenders(&self) -> Vec<bool> {
+        let effective = self.effective_worlds();
+        if effective < PRUNE_AFTER {
+            return vec![true; self.moves.len()];
+        }
+        let hopeful: Vec<f64> = (0..self.moves.len())
+            .map(|m| self.mean(m) + self.margin(m))
+            .collect();
+        let mut ranked = hopeful.clone();
+        ranked.sort_unstable_by(|a, b| b.total_cmp(a));
+        let bar = self
+            .cautious(self.choice())
+            .min(ranked[(MIN_CONTENDERS - 1).min(ranked.len() - 1)]);
+        hopeful.iter().map(|&h| h >= bar).collect()
+    }
+
+    /// Keeps the moves `keep` marks, in order.
+    fn retain(&mut self, keep: &[bool]) {
+        retain_marked(&mut self.moves, keep);
+    }
+}
+
+/// Keeps the items `keep` marks, in order.
+fn retain_marked<T>(items: &mut Vec<T>, keep: &[bool]) {
+    let mut marks = keep.iter();
+    items.retain(|_| marks.next().copied().unwrap_or(false));
 }
 
 /// One world's verdict on every root move: the score of each for the team to move at the
@@ -270,6 +318,23 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     let mut tallies = Tallies::new(moves.len());
     let (mut worlds, mut nodes, mut seed) = (0usize, 0u64, 0u64);
     let mut best = 0;
+    let report_every = threads * REPORT_PER_THREAD;
+    let mut reported = 0;
+    let mut send = |tallies: &Tallies, mv: G::Move, best: usize, worlds: usize, nodes: u64| {
+        let probability = tallies.win_probability(best);
+        report(&Report {
+            depth,
+            seldepth: depth,
+            multipv: 1,
+            score: score_of(probability),
+            bound: None,
+            nodes,
+            time: control.elapsed(),
+            hashfull: tt.hashfull(),
+            pv: vec![mv],
+            worlds: Some((worlds, probability)),
+        });
+    };
     loop {
         let enough = if limits.infinite || control.is_pondering() {
             false
@@ -286,7 +351,9 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         if out_of_time() {
             break;
         }
-        let mut size = threads * BATCH_PER_THREAD;
+        // One world a thread at a time, so that the moves dropped after it are not
+        // searched again.
+        let mut size = threads;
         if params.worlds > 0 {
             size = size.min(params.worlds - worlds);
         }
@@ -311,24 +378,23 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         if worlds == 0 {
             continue;
         }
-        log::debug!(
-            "worlds {worlds}, effectively {:.1}",
-            tallies.effective_worlds()
-        );
+        let keep = tallies.contenders();
+        retain_marked(&mut moves, &keep);
+        tallies.retain(&keep);
         best = tallies.choice();
-        let probability = tallies.win_probability(best);
-        report(&Report {
-            depth,
-            seldepth: depth,
-            multipv: 1,
-            score: score_of(probability),
-            bound: None,
-            nodes,
-            time: control.elapsed(),
-            hashfull: tt.hashfull(),
-            pv: vec![moves[best]],
-            worlds: Some((worlds, probability)),
-        });
+        if worlds < reported + report_every {
+            continue;
+        }
+        reported = worlds;
+        log::debug!(
+            "worlds {worlds}, effectively {:.1}, {} moves left",
+            tallies.effective_worlds(),
+            moves.len()
+        );
+        send(&tallies, moves[best], best, worlds, nodes);
+    }
+    if reported < worlds {
+        send(&tallies, moves[best], best, worlds, nodes);
     }
     wait_for_stop(control, limits);
     SearchResult {
@@ -397,5 +463,25 @@ mod tests {
         );
         assert_eq!(many.effective_worlds(), 1000.0);
         assert_eq!(many.choice(), 1);
+    }
+
+    #[test]
+    fn only_moves_that_could_still_be_chosen_are_kept() {
+        // Moves 3 and 4 are far behind in every world, move 1 a little behind and noisy,
+        // move 2 steadily behind by a little more than its noise.
+        let worlds: Vec<Vec<Score>> = (0..8)
+            .map(|w| vec![0, if w % 2 == 0 { 40 } else { -50 }, -40, -500, -600])
+            .collect();
+        // One world says nothing of the spread: every move is kept.
+        assert_eq!(tally(&worlds[..1]).contenders(), [true; 5]);
+        let mut tallies = tally(&worlds);
+        assert_eq!(tallies.choice(), 0);
+        assert!(tallies.mean(2) + tallies.margin(2) < tallies.cautious(0));
+        // Move 2 could not be chosen, but the three most hopeful stay.
+        let keep = tallies.contenders();
+        assert_eq!(keep, [true, true, true, false, false]);
+        tallies.retain(&keep);
+        assert_eq!(tallies.moves.len(), 3);
+        assert_eq!(tallies.choice(), 0);
     }
 }
