@@ -177,9 +177,10 @@ impl Tallies {
     }
 
     /// Which moves may still be chosen: those whose mean plus their margin reaches the
-    /// choice's cautious value. The others are dropped, and the worlds still
-    /// to come are spent on the contenders alone; every contender has then been searched
-    /// in the same worlds, so their comparison stays paired.
+    /// choice's cautious value, and the [`MIN_CONTENDERS`] most hopeful in any case. The
+    /// others are dropped, and the worlds still to come are spent on the contenders
+    /// alone; every contender has then been searched in the same worlds, so their
+    /// comparison stays paired.
     fn contenders(&self) -> Vec<bool> {
         let effective = self.effective_worlds();
         if effective < PRUNE_AFTER {
