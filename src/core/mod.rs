@@ -250,9 +250,31 @@ pub trait Game: Clone + Send + Sync + 'static {
 
 /// Static judgement of positions, kept apart from the rules: which moves are noisy enough
 /// for quiescence is a search decision, not a rule.
+///
+/// One evaluator serves every search thread. What an evaluation keeps from node to node
+/// (an efficiently updatable network's accumulators) is a [`Evaluator::State`] that each
+/// thread owns, told of every move made and taken back, so that an evaluation need not
+/// start from the whole board, and the rules code knows nothing of it.
 pub trait Evaluator<G: Game>: Send + Sync + 'static {
+    /// What one search thread keeps for the evaluation; `()` for an evaluation that reads
+    /// the board alone.
+    type State: Send;
+    /// The state of a search from `root`.
+    fn new_state(&self, root: &G) -> Self::State;
+    /// `mv` is about to be made in `pos`, or (`None`) a null move has just been made.
+    #[inline]
+    fn make(&self, _state: &mut Self::State, _pos: &G, _mv: Option<G::Move>) {}
+    /// The last move made is being taken back.
+    #[inline]
+    fn unmake(&self, _state: &mut Self::State) {}
     /// Centipawn-like score from the view of the team to move.
     fn evaluate(&self, pos: &G) -> Score;
+    /// [`Evaluator::evaluate`] with the thread's state, whose moves led from the root to
+    /// `pos`: what the search calls.
+    #[inline]
+    fn evaluate_with(&self, pos: &G, _state: &mut Self::State) -> Score {
+        self.evaluate(pos)
+    }
     /// The moves quiescence search looks at; by default the captures.
     fn noisy_moves(&self, pos: &G, moves: &mut MoveList<G::Move>) {
         pos.legal_moves(moves);

@@ -43,10 +43,12 @@ struct RootMove<M> {
     pv: Vec<M>,
 }
 
-pub(super) struct Worker<'a, G: Game, E> {
+pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     id: usize,
     pos: G,
     eval: &'a E,
+    /// The evaluation's own state, moved along with `pos`.
+    eval_state: E::State,
     shared: &'a Shared<'a, G::Move>,
     root_moves: Vec<RootMove<G::Move>>,
     nodes: u64,
@@ -85,6 +87,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     ) -> Self {
         Worker {
             id,
+            eval_state: eval.new_state(&pos),
             pos,
             eval,
             shared,
@@ -118,6 +121,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     /// world in turn: a fresh worker's tables (a megabyte of evaluation cache alone) cost
     /// more than such a shallow search, and what was learnt in one world stays true in it.
     pub(super) fn rebase(&mut self, pos: G, moves: &MoveList<G::Move>) {
+        self.eval_state = self.eval.new_state(&pos);
         self.pos = pos;
         self.root_moves.clear();
         self.root_moves.extend(moves.iter().map(|&mv| RootMove {
@@ -152,9 +156,23 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if cached_key == key && score != NO_EVAL {
             return score;
         }
-        let score = self.eval.evaluate(&self.pos);
+        let score = self.eval.evaluate_with(&self.pos, &mut self.eval_state);
         self.eval_cache[slot] = (key, score);
         score
+    }
+
+    /// Makes `mv`, and tells the evaluation first.
+    #[inline]
+    fn play(&mut self, mv: G::Move) -> G::Undo {
+        self.eval.make(&mut self.eval_state, &self.pos, Some(mv));
+        self.pos.make_move(mv)
+    }
+
+    /// Takes back `mv`, the last move [`Worker::play`]ed.
+    #[inline]
+    fn take_back(&mut self, mv: G::Move, undo: G::Undo) {
+        self.pos.unmake_move(mv, undo);
+        self.eval.unmake(&mut self.eval_state);
     }
 
     /// Iterative deepening. Only the main thread (id 0) reports and applies the limits;
@@ -389,7 +407,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.played[0] = Some(mv);
-            let undo = self.pos.make_move(mv);
+            let undo = self.play(mv);
             let same = self.pos.team_to_move() == team;
             let value = if i == pv_index {
                 self.child(alpha, beta, depth - 1, 1, same, true)
@@ -401,7 +419,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     v
                 }
             };
-            self.pos.unmake_move(mv, undo);
+            self.take_back(mv, undo);
             if self.stopped {
                 return best;
             }
@@ -575,6 +593,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 && !after_null
                 && let Some(undo) = self.pos.make_null_move()
             {
+                self.eval.make(&mut self.eval_state, &self.pos, None);
                 let reduction = 3 + depth / 6;
                 let same = self.pos.team_to_move() == team;
                 self.null_made[ply] = true;
@@ -582,6 +601,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 let value = self.child(beta - 1, beta, depth - 1 - reduction, ply + 1, same, false);
                 self.null_made[ply] = false;
                 self.pos.unmake_null_move(undo);
+                self.eval.unmake(&mut self.eval_state);
                 if self.stopped {
                     return 0;
                 }
@@ -613,14 +633,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let mv = moves[i];
             let quiet = !self.pos.is_capture(mv);
             self.played[ply] = Some(mv);
-            let undo = self.pos.make_move(mv);
+            let undo = self.play(mv);
             let gives_check = self.pos.in_check();
             // Futility: a quiet move cannot lift a hopeless static score to alpha; and at
             // shallow depth, after enough quiet tries, the rest are not worth a look (late
             // move pruning), for games whose evaluation supports futility at all.
             let late = prune_late && i as i32 > 3 + depth * depth;
             if (futile || late) && quiet && !gives_check && i > 0 && best > -MATE_BOUND {
-                self.pos.unmake_move(mv, undo);
+                self.take_back(mv, undo);
                 continue;
             }
             let same = self.pos.team_to_move() == team;
@@ -657,7 +677,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
                 v
             };
-            self.pos.unmake_move(mv, undo);
+            self.take_back(mv, undo);
             if self.stopped {
                 return 0;
             }
@@ -704,7 +724,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(outcome) = self.pos.outcome() {
             return Some(self.outcome_score(outcome, ply));
         }
-        (ply >= MAX_PLY - 1).then(|| self.eval.evaluate(&self.pos))
+        (ply >= MAX_PLY - 1).then(|| self.eval.evaluate_with(&self.pos, &mut self.eval_state))
     }
 
     fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
@@ -759,10 +779,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         for i in 0..moves.len() {
             pick_next(&mut moves, &mut order, i);
             let mv = moves[i];
-            let undo = self.pos.make_move(mv);
+            let undo = self.play(mv);
             let same = self.pos.team_to_move() == team;
             let value = self.quiescence_child(alpha, beta, ply + 1, same);
-            self.pos.unmake_move(mv, undo);
+            self.take_back(mv, undo);
             if self.stopped {
                 return 0;
             }

@@ -108,9 +108,62 @@ impl Game for TicTacToe {
 
 struct Zero;
 impl<G: Game> Evaluator<G> for Zero {
+    type State = ();
+    fn new_state(&self, _: &G) {}
     fn evaluate(&self, _: &G) -> Score {
         0
     }
+}
+
+/// An evaluation whose state is the line of moves from the root: each evaluation checks
+/// that the line leads to the position evaluated, so a move the search makes or takes
+/// back without telling the evaluation is caught.
+#[derive(Default)]
+struct LineCheck {
+    evaluations: std::sync::atomic::AtomicU64,
+}
+
+impl Evaluator<TicTacToe> for LineCheck {
+    type State = (TicTacToe, Vec<u8>);
+    fn new_state(&self, root: &TicTacToe) -> Self::State {
+        (root.clone(), Vec::new())
+    }
+    fn make(&self, (_, line): &mut Self::State, _: &TicTacToe, mv: Option<u8>) {
+        line.push(mv.expect("tic-tac-toe has no null move"));
+    }
+    fn unmake(&self, (_, line): &mut Self::State) {
+        line.pop();
+    }
+    fn evaluate(&self, _: &TicTacToe) -> Score {
+        0
+    }
+    fn evaluate_with(&self, pos: &TicTacToe, (root, line): &mut Self::State) -> Score {
+        let mut replayed = root.clone();
+        for &mv in line.iter() {
+            replayed.make_move(mv);
+        }
+        assert_eq!(replayed.cells, pos.cells, "line {line:?}");
+        assert_eq!(replayed.to_move, pos.to_move, "line {line:?}");
+        self.evaluations
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        0
+    }
+}
+
+#[test]
+fn each_thread_tells_its_evaluation_every_move_it_makes_and_takes_back() {
+    let check = LineCheck::default();
+    for threads in [1, 2] {
+        let result = search_to_depth(
+            &TicTacToe::start_position(),
+            &check,
+            &TranspositionTable::new(1),
+            9,
+            threads,
+        );
+        assert_eq!(result.score, 0, "a draw");
+    }
+    assert!(check.evaluations.into_inner() > 100);
 }
 
 /// Seats 0 and 1 form team 0, seat 2 is team 1; turn order 0, 1, 2. Each turn takes 1..=3

@@ -454,6 +454,10 @@ pub(super) fn drawish_divisor(pos: &Position, score: i32) -> i32 {
 }
 
 impl Evaluator<Position> for Eval {
+    type State = ();
+
+    fn new_state(&self, _: &Position) {}
+
     fn evaluate(&self, pos: &Position) -> Score {
         let white = self.white_score(pos);
         if pos.side() == Color::White {

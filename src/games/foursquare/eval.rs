@@ -71,6 +71,10 @@ fn lane(counts: u64, i: u32) -> Score {
 pub struct Eval;
 
 impl Evaluator<Position> for Eval {
+    type State = ();
+
+    fn new_state(&self, _: &Position) {}
+
     fn evaluate(&self, pos: &Position) -> Score {
         let us = pos.side;
         let them = us ^ 1;

@@ -370,6 +370,10 @@ impl Eval {
 }
 
 impl Evaluator<Position> for Eval {
+    type State = ();
+
+    fn new_state(&self, _: &Position) {}
+
     fn evaluate(&self, pos: &Position) -> Score {
         let mut total = self.absolute(pos);
         if team(usize::from(pos.side)) == 1 {

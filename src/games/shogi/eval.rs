@@ -504,6 +504,10 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
 }
 
 impl Evaluator<Position> for Eval {
+    type State = ();
+
+    fn new_state(&self, _: &Position) {}
+
     fn evaluate(&self, pos: &Position) -> Score {
         let sente = self.sente_score(pos);
         if pos.side == 0 { sente } else { -sente }
