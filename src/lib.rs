@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod core;
+pub mod datagen;
 pub mod games;
 pub mod perft;
 pub mod protocol;

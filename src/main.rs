@@ -1,7 +1,8 @@
 //! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
-//! correctness and speed figures, `tune` for the chess and shogi evaluations' weights, `solve` for
-//! the FourSquare table, `referee` for Junqi matches between engines. Dispatch only; the work
-//! lives in the library.
+//! correctness and speed figures, `datagen` for training positions from self-play, `tune`
+//! for the chess and shogi evaluations' weights, `solve` for the FourSquare table,
+//! `referee` for Junqi matches between engines. Dispatch only; the work lives in the
+//! library.
 
 use clap::{Parser, Subcommand};
 use qiyi::bench::Bench;
@@ -80,6 +81,31 @@ enum Action {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
+    /// Play the engine against itself at a fixed node budget and write training positions,
+    /// `<position> | <result> | <score>` lines (what `tune` reads); a stopped run resumes.
+    Datagen {
+        #[arg(long, value_parser = parse_game, default_value = "chess")]
+        game: GameKind,
+        #[arg(long)]
+        games: usize,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Random plies from the start position before the engine plays.
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        /// Plies after which an undecided game counts as a draw.
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Games played at once, one thread each.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The output; `<out>.progress` records how much of it is complete.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// Solve a game outright (FourSquare): print the values of its positions, optionally
     /// write the table.
     Solve {
@@ -156,6 +182,27 @@ fn main() -> ExitCode {
                 other => Err(anyhow::anyhow!("{other} has no tunable evaluation")),
             }
         }
+        Some(Action::Datagen {
+            game,
+            games,
+            nodes,
+            random_plies,
+            max_plies,
+            threads,
+            seed,
+            out,
+        }) => game
+            .dispatch(qiyi::datagen::Datagen {
+                games,
+                nodes,
+                random_plies,
+                max_plies,
+                threads,
+                seed,
+                out,
+            })
+            .map_err(anyhow::Error::msg)
+            .and_then(|r| r),
         Some(Action::Solve { game, out }) => match game {
             GameKind::FourSquare => {
                 qiyi::games::foursquare::tablebase::solve_command(out.as_deref())

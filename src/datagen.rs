@@ -1,0 +1,355 @@
+//! `qiyi datagen`: training positions from the engine's own games, for an evaluation to
+//! learn from (the chess network of issue 14; `qiyi tune` reads the same lines).
+//!
+//! Each game starts from a few random plies (so no two games are alike), then the engine
+//! plays both sides at a fixed node budget, one thread per game and games in parallel.
+//! A position is kept when the search's verdict on it is quiet (not in check, the best
+//! move no capture, no mate score): what a static evaluation can learn. The output is one
+//! line per position, `<position> | <result> | <score>`, the result 1, 0.5 or 0 for the
+//! first player's team and the score in centipawns from its view, as `qiyi tune` reads.
+//!
+//! Game `i` is played from a seed of its own, so a run can be stopped and taken up again:
+//! games are written in batches, and `<out>.progress` records how many games and bytes
+//! of the output are complete; a new run with the same settings drops anything after
+//! that and goes on from there, giving the same file as an unbroken run.
+
+use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Outcome, Score};
+use crate::games::{GameKind, WithGame};
+use crate::search::{self, Control, Limits, SearchParams, TimeSettings, TranspositionTable};
+use anyhow::Context;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A score this far from even, from either side, for [`ADJUDICATE_PLIES`] plies in a row
+/// decides the game: the rest of a won game teaches little and costs a lot.
+const ADJUDICATE_SCORE: Score = 2000;
+const ADJUDICATE_PLIES: usize = 6;
+
+/// Transposition table per game, in MB: a few thousand nodes a move need little.
+const HASH_MB: usize = 8;
+
+/// Settings of a run.
+#[derive(Clone, Debug)]
+pub struct Datagen {
+    pub games: usize,
+    /// Nodes the search may spend on each move.
+    pub nodes: u64,
+    /// Random plies from the start position before the engine plays.
+    pub random_plies: usize,
+    /// Plies after which an undecided game counts as a draw.
+    pub max_plies: usize,
+    pub threads: usize,
+    pub seed: u64,
+    pub out: PathBuf,
+}
+
+/// One finished game: its position lines, and how many there are.
+struct Played {
+    lines: String,
+    positions: usize,
+}
+
+impl Datagen {
+    fn progress_path(&self) -> PathBuf {
+        let mut name = self.out.clone().into_os_string();
+        name.push(".progress");
+        PathBuf::from(name)
+    }
+
+    /// What makes the games what they are (all but how many and on how many threads): a
+    /// run may only go on from a file made with the same.
+    fn settings(&self, kind: GameKind) -> String {
+        format!(
+            "{kind}:nodes={}:random-plies={}:max-plies={}:seed={}",
+            self.nodes, self.random_plies, self.max_plies, self.seed
+        )
+    }
+
+    /// Games and bytes already complete, from the progress file (none without one).
+    fn resume_point(&self, kind: GameKind) -> anyhow::Result<(usize, u64)> {
+        let path = self.progress_path();
+        if !path.exists() {
+            return Ok((0, 0));
+        }
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let (Some(games), Some(bytes), Some(settings)) = (
+            fields.first().and_then(|f| f.parse().ok()),
+            fields.get(1).and_then(|f| f.parse().ok()),
+            fields.get(2),
+        ) else {
+            anyhow::bail!("{} is not '<games> <bytes> <settings>'", path.display());
+        };
+        if *settings != self.settings(kind) {
+            anyhow::bail!(
+                "{} was made with {settings}, not {}: use another --out or the same settings",
+                self.out.display(),
+                self.settings(kind)
+            );
+        }
+        Ok((games, bytes))
+    }
+
+    fn save_progress(&self, kind: GameKind, games: usize, bytes: u64) -> anyhow::Result<()> {
+        let path = self.progress_path();
+        let text = format!("{games} {bytes} {}\n", self.settings(kind));
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// The seed of game `index`: the run's seed and the index, well mixed.
+    fn game_seed(&self, index: usize) -> u64 {
+        self.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Plays game `index` to its end.
+    fn play<G: Game, E: Evaluator<G>>(&self, index: usize, eval: &E) -> Played {
+        let mut rng = StdRng::seed_from_u64(self.game_seed(index));
+        let mut pos = opening::<G>(&mut rng, self.random_plies);
+        let tt = TranspositionTable::new(HASH_MB);
+        let control = Control::default();
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            ..Limits::default()
+        };
+        let params = SearchParams {
+            time: TimeSettings {
+                move_time_limit: 0,
+                move_overhead: 0,
+            },
+            ..SearchParams::default()
+        };
+        let mut kept: Vec<(String, Score)> = Vec::new();
+        let mut decisive = 0;
+        let mut plies = 0;
+        let result = loop {
+            if let Some(outcome) = pos.result() {
+                break outcome;
+            }
+            if plies >= self.max_plies {
+                break Outcome::Draw;
+            }
+            tt.clear();
+            let found = search::search(
+                &pos,
+                eval,
+                &tt,
+                &control,
+                &limits,
+                &params,
+                &[],
+                &mut |_| {},
+            );
+            let Some(best) = found.best else {
+                break pos.no_move_outcome();
+            };
+            // From the first player's team's view.
+            let team = pos.team_to_move();
+            let score = if team == 0 { found.score } else { -found.score };
+            if found.score.abs() < MATE_BOUND && !pos.in_check() && !pos.is_capture(best) {
+                kept.push((pos.to_notation(), score));
+            }
+            decisive = if found.score.abs() >= ADJUDICATE_SCORE {
+                decisive + 1
+            } else {
+                0
+            };
+            if decisive >= ADJUDICATE_PLIES {
+                break Outcome::Win(if found.score > 0 { team } else { 1 - team });
+            }
+            pos.make_move(best);
+            plies += 1;
+        };
+        let result = match result {
+            Outcome::Win(0) => "1",
+            Outcome::Win(_) => "0",
+            Outcome::Draw => "0.5",
+        };
+        let mut lines = String::new();
+        for (notation, score) in &kept {
+            lines.push_str(&format!("{notation} | {result} | {score}\n"));
+        }
+        Played {
+            lines,
+            positions: kept.len(),
+        }
+    }
+}
+
+/// The start position after `plies` random legal plies; drawn again while the game ends
+/// or gets stuck on the way.
+fn opening<G: Game>(rng: &mut StdRng, plies: usize) -> G {
+    let mut moves = MoveList::new();
+    'draw: loop {
+        let mut pos = G::start_position();
+        for _ in 0..plies {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() || pos.result().is_some() {
+                continue 'draw;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            pos.make_move(mv);
+        }
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if !moves.is_empty() && pos.result().is_none() {
+            return pos;
+        }
+    }
+}
+
+/// Opens the output for appending, cut back to `bytes` (a batch the last run did not
+/// finish is dropped).
+fn open_output(path: &Path, bytes: u64) -> anyhow::Result<File> {
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let length = file.metadata()?.len();
+    if length < bytes {
+        anyhow::bail!(
+            "{} has {length} bytes, fewer than the {bytes} its progress file records",
+            path.display()
+        );
+    }
+    file.set_len(bytes)?;
+    Ok(file)
+}
+
+impl WithGame for Datagen {
+    type Output = anyhow::Result<()>;
+
+    fn run<G: Game, E: Evaluator<G>>(self, kind: GameKind, eval: E) -> Self::Output {
+        if G::HIDES_INFORMATION {
+            log::info!("{kind}: games are played in the open");
+        }
+        let (mut done, mut bytes) = self.resume_point(kind)?;
+        let mut out = open_output(&self.out, bytes)?;
+        if done > 0 {
+            eprintln!("datagen: {done} games already in {}", self.out.display());
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.max(1))
+            .build()?;
+        // Batches of some games a thread: large enough that the longest game of a batch
+        // does not leave the other threads idle for long, small enough to lose little
+        // when stopped.
+        let batch = 16 * self.threads.max(1);
+        let start = Instant::now();
+        let mut positions = 0;
+        let first = done;
+        while done < self.games {
+            let end = (done + batch).min(self.games);
+            let played: Vec<Played> = pool.install(|| {
+                (done..end)
+                    .into_par_iter()
+                    .map(|i| self.play::<G, E>(i, &eval))
+                    .collect()
+            });
+            for game in &played {
+                out.write_all(game.lines.as_bytes())?;
+                bytes += game.lines.len() as u64;
+                positions += game.positions;
+            }
+            out.sync_data()?;
+            done = end;
+            self.save_progress(kind, done, bytes)?;
+            let seconds = start.elapsed().as_secs_f64().max(1e-9);
+            eprintln!(
+                "datagen: {done}/{} games, {positions} positions this run, {:.1} games/s, {:.0} positions/s",
+                self.games,
+                (done - first) as f64 / seconds,
+                positions as f64 / seconds
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chess;
+
+    fn settings(dir: &Path, games: usize) -> Datagen {
+        Datagen {
+            games,
+            nodes: 300,
+            random_plies: 8,
+            max_plies: 60,
+            threads: 2,
+            seed: 5,
+            out: dir.join("data.txt"),
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("qiyi-datagen-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn run(settings: &Datagen) -> String {
+        settings
+            .clone()
+            .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+            .unwrap();
+        std::fs::read_to_string(&settings.out).unwrap()
+    }
+
+    #[test]
+    fn lines_are_quiet_labelled_positions_of_varied_games() {
+        let dir = scratch("lines");
+        let text = run(&settings(&dir, 6));
+        let mut starts = std::collections::HashSet::new();
+        let mut lines = 0;
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split(" | ").collect();
+            assert_eq!(fields.len(), 3, "{line}");
+            let pos = chess::Position::from_notation(fields[0]).unwrap();
+            assert!(!pos.in_check(), "{line}");
+            assert!(["1", "0.5", "0"].contains(&fields[1]), "{line}");
+            let score: Score = fields[2].parse().unwrap();
+            assert!(score.abs() < MATE_BOUND, "{line}");
+            starts.insert(fields[0].to_string());
+            lines += 1;
+        }
+        assert!(lines > 6 * 10, "{lines} positions from 6 games");
+        assert_eq!(starts.len(), lines, "a position repeated across games");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_stopped_run_resumes_to_the_same_file() {
+        let whole = scratch("whole");
+        let expected = run(&settings(&whole, 12));
+        // Stopped after 8 games, with half a batch written past the progress mark.
+        let parts = scratch("parts");
+        run(&settings(&parts, 8));
+        let out = settings(&parts, 12).out;
+        let mut file = OpenOptions::new().append(true).open(&out).unwrap();
+        file.write_all(b"8/8/8/8/8/8/8/8 w - - 0 1 | 0.5 |")
+            .unwrap();
+        assert_eq!(run(&settings(&parts, 12)), expected);
+        // Going on with other settings would mix two kinds of games in one file.
+        let other = Datagen {
+            nodes: 301,
+            ..settings(&parts, 16)
+        };
+        let error = other
+            .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+            .unwrap_err();
+        assert!(error.to_string().contains("nodes=300"), "{error}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
+        let _ = std::fs::remove_dir_all(&whole);
+        let _ = std::fs::remove_dir_all(&parts);
+    }
+}
