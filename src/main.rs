@@ -1,8 +1,8 @@
 //! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
-//! correctness and speed figures, `datagen` for training positions from self-play, `tune`
-//! for the chess and shogi evaluations' weights, `solve` for the FourSquare table,
-//! `referee` for Junqi matches between engines. Dispatch only; the work lives in the
-//! library.
+//! correctness and speed figures, `datagen` for training positions from self-play, `train`
+//! for the chess network, `tune` for the chess and shogi evaluations' weights, `solve` for
+//! the FourSquare table, `referee` for Junqi matches between engines. Dispatch only; the
+//! work lives in the library.
 
 use clap::{Parser, Subcommand};
 use qiyi::bench::Bench;
@@ -106,6 +106,29 @@ enum Action {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Train the chess network on `datagen` positions and write the network file the
+    /// engine's `EvalFile` option reads.
+    Train {
+        /// `<FEN> | <result> | <score>` lines (what `datagen` writes).
+        #[arg(long)]
+        data: std::path::PathBuf,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 10)]
+        epochs: usize,
+        /// Positions per step.
+        #[arg(long, default_value_t = 4096)]
+        batch: usize,
+        /// Adam's step size.
+        #[arg(long, default_value_t = 0.001)]
+        rate: f32,
+        /// Share of the game result in the target; the rest is the search score.
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f32,
+        /// Seeds the initial weights and the order of the positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Solve a game outright (FourSquare): print the values of its positions, optionally
     /// write the table.
     Solve {
@@ -203,6 +226,25 @@ fn main() -> ExitCode {
             })
             .map_err(anyhow::Error::msg)
             .and_then(|r| r),
+        Some(Action::Train {
+            data,
+            out,
+            epochs,
+            batch,
+            rate,
+            lambda,
+            seed,
+        }) => qiyi::games::chess::train::Training {
+            data,
+            out,
+            epochs,
+            batch,
+            rate,
+            lambda,
+            seed,
+        }
+        .run()
+        .map(|_| ()),
         Some(Action::Solve { game, out }) => match game {
             GameKind::FourSquare => {
                 qiyi::games::foursquare::tablebase::solve_command(out.as_deref())

@@ -33,8 +33,10 @@ mod board;
 mod eval;
 mod fen;
 mod movegen;
+pub mod nnue;
 mod see;
 mod tables;
+pub mod train;
 mod weights;
 mod zobrist;
 

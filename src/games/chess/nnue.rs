@@ -1,0 +1,415 @@
+//! An efficiently updatable neural network (NNUE) for chess: 768 inputs (colour relative
+//! to the side whose view it is, piece kind, square mirrored for Black) into [`HIDDEN`]
+//! units per view, clipped ReLU, then one output from both views, the side to move's
+//! first. Quantized to integers as the inference runs it: the feature transformer in
+//! `i16` scaled by [`QA`], the output weights by [`QB`].
+//!
+//! The search does not add up 32 features at every node: each thread's [`Accumulators`]
+//! keeps one pair of sums per ply and learns of each move's few added and removed
+//! features, applied lazily when a position is evaluated.
+
+use super::Position;
+use super::board::{EMPTY, Move};
+use crate::core::Score;
+
+/// Hidden units per view.
+pub const HIDDEN: usize = 128;
+/// Inputs per view: two colours, six kinds, 64 squares.
+pub const INPUTS: usize = 768;
+/// Scale of the feature transformer's weights and biases, and the clip of its output.
+pub const QA: i32 = 255;
+/// Scale of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;
+
+/// What a network file starts with; the hidden size follows.
+const MAGIC: &[u8; 8] = b"QIYINNUE";
+
+/// A quantized network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// `INPUTS` rows of `HIDDEN` weights.
+    pub feature_weights: Vec<i16>,
+    pub feature_bias: Vec<i16>,
+    /// The side to move's `HIDDEN` weights, then the other side's.
+    pub output_weights: Vec<i16>,
+    pub output_bias: i32,
+}
+
+/// The input of a piece code on a 0x88 square, seen by `view` (0 White, 1 Black).
+#[inline]
+pub fn feature(view: usize, code: u8, square: u8) -> usize {
+    let own = usize::from(code >> 3) == view;
+    let kind = usize::from(code & 7) - 1;
+    let mut index = usize::from(square >> 4) * 8 + usize::from(square & 7);
+    if view == 1 {
+        index ^= 56;
+    }
+    usize::from(!own) * 384 + kind * 64 + index
+}
+
+/// The inputs of every piece of `pos` for `view`.
+pub fn features(pos: &Position, view: usize) -> impl Iterator<Item = usize> + '_ {
+    (0u8..128)
+        .filter(|&sq| sq & 0x88 == 0 && pos.board[usize::from(sq)] != EMPTY)
+        .map(move |sq| feature(view, pos.board[usize::from(sq)], sq))
+}
+
+impl Network {
+    /// Reads a network file: [`MAGIC`], the hidden size as a little-endian `u32`, then the
+    /// feature weights, feature biases and output weights as little-endian `i16`, and the
+    /// output bias as `i32`.
+    pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
+        let body = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or_else(|| anyhow::anyhow!("not a qiyi network file (no QIYINNUE header)"))?;
+        let (size, body) = body
+            .split_first_chunk::<4>()
+            .ok_or_else(|| anyhow::anyhow!("network file cut short"))?;
+        let hidden = u32::from_le_bytes(*size) as usize;
+        if hidden != HIDDEN {
+            anyhow::bail!("network has {hidden} hidden units; this build reads {HIDDEN}");
+        }
+        let shorts = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN;
+        if body.len() != 2 * shorts + 4 {
+            anyhow::bail!(
+                "network file has {} bytes after its header, not {}",
+                body.len(),
+                2 * shorts + 4
+            );
+        }
+        let mut values = body[..2 * shorts]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
+        let feature_weights = take(INPUTS * HIDDEN);
+        let feature_bias = take(HIDDEN);
+        let output_weights = take(2 * HIDDEN);
+        let tail: [u8; 4] = body[2 * shorts..].try_into()?;
+        Ok(Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias: i32::from_le_bytes(tail),
+        })
+    }
+
+    /// The file [`Network::from_bytes`] reads.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for v in self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights)
+        {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        bytes
+    }
+
+    /// Both views' sums over the whole board.
+    pub fn refresh(&self, pos: &Position) -> [[i16; HIDDEN]; 2] {
+        let mut sums = [[0i16; HIDDEN]; 2];
+        for (view, sum) in sums.iter_mut().enumerate() {
+            sum.copy_from_slice(&self.feature_bias);
+            for f in features(pos, view) {
+                self.add(sum, f);
+            }
+        }
+        sums
+    }
+
+    #[inline]
+    fn add(&self, sum: &mut [i16; HIDDEN], feature: usize) {
+        let row = &self.feature_weights[feature * HIDDEN..(feature + 1) * HIDDEN];
+        for (s, w) in sum.iter_mut().zip(row) {
+            *s = s.wrapping_add(*w);
+        }
+    }
+
+    #[inline]
+    fn remove(&self, sum: &mut [i16; HIDDEN], feature: usize) {
+        let row = &self.feature_weights[feature * HIDDEN..(feature + 1) * HIDDEN];
+        for (s, w) in sum.iter_mut().zip(row) {
+            *s = s.wrapping_sub(*w);
+        }
+    }
+
+    /// The score from the view of `side`, the side to move, given both views' sums.
+    pub fn output(&self, sums: &[[i16; HIDDEN]; 2], side: usize) -> Score {
+        let (us, them) = (&sums[side], &sums[side ^ 1]);
+        let (ours, theirs) = self.output_weights.split_at(HIDDEN);
+        let clip = |v: i16| i32::from(v).clamp(0, QA);
+        let mut total = 0i32;
+        for i in 0..HIDDEN {
+            total += clip(us[i]) * i32::from(ours[i]) + clip(them[i]) * i32::from(theirs[i]);
+        }
+        ((i64::from(total) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB))
+            as Score
+    }
+
+    /// The score of `pos` from the side to move's view, from the whole board.
+    pub fn evaluate(&self, pos: &Position) -> Score {
+        self.output(&self.refresh(pos), pos.side.index())
+    }
+}
+
+/// The inputs one move adds and removes, for both views: a capture, a castling or a
+/// promotion changes at most two pieces' squares and removes at most one.
+#[derive(Clone, Copy, Debug, Default)]
+struct Change {
+    added: [(u8, u8); 2],
+    removed: [(u8, u8); 2],
+    adds: u8,
+    removes: u8,
+}
+
+impl Change {
+    fn add(&mut self, code: u8, square: u8) {
+        self.added[usize::from(self.adds)] = (code, square);
+        self.adds += 1;
+    }
+
+    fn remove(&mut self, code: u8, square: u8) {
+        self.removed[usize::from(self.removes)] = (code, square);
+        self.removes += 1;
+    }
+
+    /// What `mv`, about to be played in `pos`, changes.
+    fn of(pos: &Position, mv: Move) -> Change {
+        let mut change = Change::default();
+        let (from, to) = (mv.from().0, mv.to().0);
+        let code = pos.board[usize::from(from)];
+        if mv.is_castling() {
+            let (rook_from, rook_to) = super::board::castling_rook(to);
+            let rook = pos.board[usize::from(rook_from)];
+            change.remove(code, from);
+            change.remove(rook, rook_from);
+            change.add(code, to);
+            change.add(rook, rook_to);
+            return change;
+        }
+        let victim_square = if mv.is_en_passant() {
+            if code >> 3 == 0 { to - 16 } else { to + 16 }
+        } else {
+            to
+        };
+        let victim = pos.board[usize::from(victim_square)];
+        change.remove(code, from);
+        if victim != EMPTY {
+            change.remove(victim, victim_square);
+        }
+        let arrived = match mv.promotion() {
+            Some(piece) => (code & 8) | piece as u8,
+            None => code,
+        };
+        change.add(arrived, to);
+        change
+    }
+}
+
+/// One ply's sums, and whether they are up to date with the moves that led to it.
+#[derive(Clone)]
+struct Ply {
+    sums: [[i16; HIDDEN]; 2],
+    /// The move that led here; `None` for the root or a null move.
+    change: Option<Change>,
+    fresh: bool,
+}
+
+/// A search thread's sums, one per ply of the current line: a move pushes what it
+/// changes, and the sums are brought up to date only when a position is evaluated, from
+/// the nearest ply that is.
+#[derive(Clone)]
+pub struct Accumulators {
+    plies: Vec<Ply>,
+}
+
+impl Accumulators {
+    pub fn new(network: &Network, root: &Position) -> Accumulators {
+        let mut plies = Vec::with_capacity(crate::search::MAX_PLY + 2);
+        plies.push(Ply {
+            sums: network.refresh(root),
+            change: None,
+            fresh: true,
+        });
+        Accumulators { plies }
+    }
+
+    /// `mv` is about to be played in `pos` (`None`: a null move was played).
+    #[inline]
+    pub fn push(&mut self, pos: &Position, mv: Option<Move>) {
+        let sums = self.plies.last().map_or([[0; HIDDEN]; 2], |p| p.sums);
+        self.plies.push(Ply {
+            sums,
+            change: mv.map(|mv| Change::of(pos, mv)),
+            fresh: false,
+        });
+    }
+
+    #[inline]
+    pub fn pop(&mut self) {
+        if self.plies.len() > 1 {
+            self.plies.pop();
+        }
+    }
+
+    /// The score of `pos`, the position the pushed moves led to, from its side to move.
+    pub fn evaluate(&mut self, network: &Network, pos: &Position) -> Score {
+        let last = self.plies.len() - 1;
+        let mut start = last;
+        while !self.plies[start].fresh {
+            start -= 1;
+        }
+        for i in start + 1..=last {
+            let mut sums = self.plies[i - 1].sums;
+            if let Some(change) = self.plies[i].change {
+                for view in 0..2 {
+                    for &(code, sq) in &change.removed[..usize::from(change.removes)] {
+                        network.remove(&mut sums[view], feature(view, code, sq));
+                    }
+                    for &(code, sq) in &change.added[..usize::from(change.adds)] {
+                        network.add(&mut sums[view], feature(view, code, sq));
+                    }
+                }
+            }
+            self.plies[i].sums = sums;
+            self.plies[i].fresh = true;
+        }
+        network.output(&self.plies[last].sums, pos.side.index())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Game, MoveList};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// A network of small random weights.
+    fn random_network(seed: u64) -> Network {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut draw =
+            |n: usize, range: i16| (0..n).map(|_| rng.random_range(-range..=range)).collect();
+        let feature_weights = draw(INPUTS * HIDDEN, 40);
+        let feature_bias = draw(HIDDEN, 60);
+        let output_weights = draw(2 * HIDDEN, 60);
+        Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias: 1234,
+        }
+    }
+
+    #[test]
+    fn a_network_file_reads_back_and_bad_files_are_refused() {
+        let network = random_network(1);
+        let bytes = network.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), network);
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        assert!(Network::from_bytes(b"NOTANETWORK").is_err());
+        let mut other_size = bytes.clone();
+        other_size[8] = 64;
+        let error = Network::from_bytes(&other_size).unwrap_err().to_string();
+        assert!(error.contains("64 hidden units"), "{error}");
+    }
+
+    #[test]
+    fn both_views_of_a_mirrored_position_agree() {
+        let network = random_network(2);
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4";
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let ranks: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mirrored = format!("{} b - - 4 4", ranks.join("/"));
+        let (pos, mirrored) = (
+            Position::from_notation(fen).unwrap(),
+            Position::from_notation(&mirrored).unwrap(),
+        );
+        assert_eq!(network.evaluate(&pos), network.evaluate(&mirrored));
+        assert_ne!(
+            network.evaluate(&pos),
+            network.evaluate(&Position::start_position())
+        );
+    }
+
+    /// Along random games full of captures, castling, en passant and promotions, the
+    /// lazily updated sums give what a refresh from the whole board gives, at every ply
+    /// and after every move is taken back.
+    #[test]
+    fn updated_sums_equal_a_refresh_along_random_games() {
+        let network = random_network(3);
+        let mut rng = StdRng::seed_from_u64(4);
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let (mut moves, mut checked) = (MoveList::new(), 0);
+        for game in 0..60 {
+            let mut pos = Position::from_notation(starts[game % starts.len()]).unwrap();
+            let mut acc = Accumulators::new(&network, &pos);
+            let mut line = Vec::new();
+            for _ in 0..80 {
+                moves.clear();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                // Captures and promotions first, half the time.
+                let mv = moves
+                    .iter()
+                    .copied()
+                    .find(|&m| {
+                        rng.random_bool(0.5) && (pos.is_capture(m) || m.promotion().is_some())
+                    })
+                    .unwrap_or(moves[rng.random_range(0..moves.len())]);
+                acc.push(&pos, Some(mv));
+                line.push((mv, pos.make_move(mv)));
+                // Evaluate only now and then, so that several plies are brought up at once.
+                if rng.random_bool(0.4) {
+                    assert_eq!(
+                        acc.evaluate(&network, &pos),
+                        network.evaluate(&pos),
+                        "{}",
+                        pos.to_notation()
+                    );
+                    checked += 1;
+                }
+            }
+            while let Some((mv, undo)) = line.pop() {
+                pos.unmake_move(mv, undo);
+                acc.pop();
+                if rng.random_bool(0.2) {
+                    assert_eq!(
+                        acc.evaluate(&network, &pos),
+                        network.evaluate(&pos),
+                        "{}",
+                        pos.to_notation()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+}

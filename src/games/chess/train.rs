@@ -1,0 +1,430 @@
+//! `qiyi train`: fits the chess network ([`super::nnue`]) to `qiyi datagen`'s positions,
+//! in floating point with Adam, then quantizes it to the file the engine reads.
+//!
+//! The target of a position is its game result blended with its search score
+//! (`lambda` of the result), both as the side to move's expected score; the network's
+//! output, in centipawns, becomes an expected score on the same logistic scale as
+//! `qiyi tune` (400 centipawns per factor ten in odds), and the loss is the squared
+//! difference. Gradients of a batch are summed over the threads' shares of it.
+
+use super::Position;
+use super::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE};
+use crate::core::Game;
+use anyhow::Context;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The feature transformer's weights stay within this, so that 32 of them and a bias,
+/// times [`QA`], still fit an `i16`.
+const WEIGHT_CLIP: f32 = 1.98;
+/// Share of the data held out to measure the fit.
+const HELD_OUT: usize = 20;
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct Training {
+    pub data: PathBuf,
+    pub out: PathBuf,
+    pub epochs: usize,
+    pub batch: usize,
+    pub rate: f32,
+    pub lambda: f32,
+    pub seed: u64,
+}
+
+/// A position as the network sees it.
+struct Sample {
+    /// Inputs from the side to move's view, then the other side's.
+    views: [Vec<u16>; 2],
+    /// The side to move's expected score.
+    target: f32,
+}
+
+/// The network in floating point, and Adam's moments of the same shape.
+#[derive(Clone)]
+struct Float {
+    feature_weights: Vec<f32>,
+    feature_bias: Vec<f32>,
+    output_weights: Vec<f32>,
+    output_bias: f32,
+}
+
+impl Float {
+    fn zero() -> Float {
+        Float {
+            feature_weights: vec![0.0; INPUTS * HIDDEN],
+            feature_bias: vec![0.0; HIDDEN],
+            output_weights: vec![0.0; 2 * HIDDEN],
+            output_bias: 0.0,
+        }
+    }
+
+    fn random(rng: &mut StdRng) -> Float {
+        let mut net = Float::zero();
+        net.feature_weights
+            .iter_mut()
+            .for_each(|w| *w = rng.random_range(-0.1..0.1));
+        net.output_weights
+            .iter_mut()
+            .for_each(|w| *w = rng.random_range(-0.1..0.1));
+        net
+    }
+
+    fn add(&mut self, other: &Float) {
+        let pairs = self
+            .feature_weights
+            .iter_mut()
+            .zip(&other.feature_weights)
+            .chain(self.feature_bias.iter_mut().zip(&other.feature_bias))
+            .chain(self.output_weights.iter_mut().zip(&other.output_weights));
+        for (a, b) in pairs {
+            *a += b;
+        }
+        self.output_bias += other.output_bias;
+    }
+
+    /// The output (in units of [`SCALE`] centipawns) and the hidden sums of both views.
+    fn forward(&self, sample: &Sample) -> (f32, [[f32; HIDDEN]; 2]) {
+        let mut sums = [[0f32; HIDDEN]; 2];
+        let mut out = self.output_bias;
+        for (v, sum) in sums.iter_mut().enumerate() {
+            sum.copy_from_slice(&self.feature_bias);
+            for &f in &sample.views[v] {
+                let row = &self.feature_weights[usize::from(f) * HIDDEN..][..HIDDEN];
+                sum.iter_mut().zip(row).for_each(|(s, w)| *s += w);
+            }
+            let weights = &self.output_weights[v * HIDDEN..][..HIDDEN];
+            out += sum
+                .iter()
+                .zip(weights)
+                .map(|(s, w)| s.clamp(0.0, 1.0) * w)
+                .sum::<f32>();
+        }
+        (out, sums)
+    }
+
+    /// Adds the sample's loss gradient to `grad`; returns the loss.
+    fn backward(&self, sample: &Sample, grad: &mut Float) -> f32 {
+        let (out, sums) = self.forward(sample);
+        let p = expected_score(out * SCALE as f32);
+        let loss = (p - sample.target).powi(2);
+        let g = 2.0 * (p - sample.target) * p * (1.0 - p) * SCALE as f32 * LOG_SLOPE;
+        grad.output_bias += g;
+        for (v, sum) in sums.iter().enumerate() {
+            let weights = &self.output_weights[v * HIDDEN..][..HIDDEN];
+            let mut inner = [0f32; HIDDEN];
+            for i in 0..HIDDEN {
+                grad.output_weights[v * HIDDEN + i] += g * sum[i].clamp(0.0, 1.0);
+                if sum[i] > 0.0 && sum[i] < 1.0 {
+                    inner[i] = g * weights[i];
+                }
+            }
+            grad.feature_bias
+                .iter_mut()
+                .zip(&inner)
+                .for_each(|(b, d)| *b += d);
+            for &f in &sample.views[v] {
+                let row = &mut grad.feature_weights[usize::from(f) * HIDDEN..][..HIDDEN];
+                row.iter_mut().zip(&inner).for_each(|(w, d)| *w += d);
+            }
+        }
+        loss
+    }
+
+    /// The integer network the engine runs.
+    fn quantize(&self) -> Network {
+        let round = |v: f32, scale: i32| (v * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        Network {
+            feature_weights: self.feature_weights.iter().map(|&w| round(w, QA)).collect(),
+            feature_bias: self.feature_bias.iter().map(|&w| round(w, QA)).collect(),
+            output_weights: self.output_weights.iter().map(|&w| round(w, QB)).collect(),
+            output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+/// `ln 10 / 400`: the slope of the logistic scale in centipawns.
+const LOG_SLOPE: f32 = std::f32::consts::LN_10 / 400.0;
+
+/// Expected score of a centipawn score, 400 centipawns per factor ten in odds.
+fn expected_score(centipawns: f32) -> f32 {
+    1.0 / (1.0 + (-centipawns * LOG_SLOPE).exp())
+}
+
+/// One `<FEN> | <result> | <score>` line as a sample; `None` when it does not parse.
+fn parse(line: &str, lambda: f32) -> Option<Sample> {
+    let mut fields = line.split('|').map(str::trim);
+    let pos = Position::from_notation(fields.next()?).ok()?;
+    let result: f32 = fields.next()?.parse().ok()?;
+    let score: f32 = fields.next()?.parse().ok()?;
+    if !(0.0..=1.0).contains(&result) || fields.next().is_some() {
+        return None;
+    }
+    let white = lambda * result + (1.0 - lambda) * expected_score(score);
+    let side = pos.side_to_move();
+    let view = |v: usize| nnue::features(&pos, v).map(|f| f as u16).collect();
+    Some(Sample {
+        views: [view(side), view(side ^ 1)],
+        target: if side == 0 { white } else { 1.0 - white },
+    })
+}
+
+/// Mean loss of `net` over `samples`.
+fn mean_loss(net: &Float, samples: &[Sample]) -> f32 {
+    let total: f32 = samples
+        .par_iter()
+        .map(|s| (expected_score(net.forward(s).0 * SCALE as f32) - s.target).powi(2))
+        .sum();
+    total / samples.len().max(1) as f32
+}
+
+impl Training {
+    /// Trains, writes the network, and returns its held-out loss.
+    pub fn run(&self) -> anyhow::Result<f32> {
+        let start = Instant::now();
+        let text = std::fs::read_to_string(&self.data)
+            .with_context(|| format!("reading {}", self.data.display()))?;
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let mut samples: Vec<Sample> = lines
+            .par_iter()
+            .filter_map(|l| parse(l, self.lambda))
+            .collect();
+        if samples.len() < lines.len() {
+            log::warn!(
+                "{} of {} lines did not parse",
+                lines.len() - samples.len(),
+                lines.len()
+            );
+        }
+        if samples.len() < 2 * HELD_OUT {
+            anyhow::bail!("{} positions are too few to train on", samples.len());
+        }
+        let mut rng = StdRng::seed_from_u64(self.seed);
+        samples.shuffle(&mut rng);
+        let held = samples.split_off(samples.len() - samples.len() / HELD_OUT);
+        eprintln!(
+            "train: {} positions, {} held out, read in {:.1} s",
+            samples.len(),
+            held.len(),
+            start.elapsed().as_secs_f64()
+        );
+        let mut net = Float::random(&mut rng);
+        let (mut m, mut v) = (Float::zero(), Float::zero());
+        let mut step = 0;
+        for epoch in 1..=self.epochs {
+            samples.shuffle(&mut rng);
+            let mut total = 0.0;
+            for batch in samples.chunks(self.batch) {
+                let share = batch.len().div_ceil(rayon::current_num_threads());
+                let (grad, loss) = batch
+                    .par_chunks(share.max(1))
+                    .map(|part| {
+                        let mut grad = Float::zero();
+                        let loss: f32 = part.iter().map(|s| net.backward(s, &mut grad)).sum();
+                        (grad, loss)
+                    })
+                    .reduce(
+                        || (Float::zero(), 0.0),
+                        |(mut a, la), (b, lb)| {
+                            a.add(&b);
+                            (a, la + lb)
+                        },
+                    );
+                total += loss;
+                step += 1;
+                adam(
+                    &mut net,
+                    &grad,
+                    &mut m,
+                    &mut v,
+                    step,
+                    self.rate,
+                    batch.len(),
+                );
+            }
+            eprintln!(
+                "train: epoch {epoch}: loss {:.6}, held out {:.6}, {:.0} s",
+                total / samples.len() as f32,
+                mean_loss(&net, &held),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        let network = net.quantize();
+        std::fs::write(&self.out, network.to_bytes())
+            .with_context(|| format!("writing {}", self.out.display()))?;
+        let quantized = quantized_loss(&network, &held);
+        eprintln!(
+            "train: wrote {}; held-out loss {:.6} in floating point, {:.6} quantized",
+            self.out.display(),
+            mean_loss(&net, &held),
+            quantized
+        );
+        Ok(quantized)
+    }
+}
+
+/// The held-out loss of the quantized network, evaluated as the engine evaluates.
+fn quantized_loss(network: &Network, held: &[Sample]) -> f32 {
+    let total: f32 = held
+        .par_iter()
+        .map(|s| {
+            let mut sums = [[0i16; HIDDEN]; 2];
+            for (v, sum) in sums.iter_mut().enumerate() {
+                sum.copy_from_slice(&network.feature_bias);
+                for &f in &s.views[v] {
+                    let row = &network.feature_weights[usize::from(f) * HIDDEN..][..HIDDEN];
+                    sum.iter_mut()
+                        .zip(row)
+                        .for_each(|(a, w)| *a = a.wrapping_add(*w));
+                }
+            }
+            (expected_score(network.output(&sums, 0) as f32) - s.target).powi(2)
+        })
+        .sum();
+    total / held.len().max(1) as f32
+}
+
+/// One Adam step from a batch's summed gradient.
+fn adam(
+    net: &mut Float,
+    grad: &Float,
+    m: &mut Float,
+    v: &mut Float,
+    step: i32,
+    rate: f32,
+    n: usize,
+) {
+    let scale = 1.0 / n as f32;
+    let (c1, c2) = (1.0 - BETA1.powi(step), 1.0 - BETA2.powi(step));
+    let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, clip: f32| {
+        let g = g * scale;
+        *m = BETA1 * *m + (1.0 - BETA1) * g;
+        *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+        *w -= rate * (*m / c1) / ((*v / c2).sqrt() + EPSILON);
+        *w = w.clamp(-clip, clip);
+    };
+    let groups = [
+        (
+            &mut net.feature_weights,
+            &grad.feature_weights,
+            &mut m.feature_weights,
+            &mut v.feature_weights,
+            WEIGHT_CLIP,
+        ),
+        (
+            &mut net.feature_bias,
+            &grad.feature_bias,
+            &mut m.feature_bias,
+            &mut v.feature_bias,
+            WEIGHT_CLIP,
+        ),
+        (
+            &mut net.output_weights,
+            &grad.output_weights,
+            &mut m.output_weights,
+            &mut v.output_weights,
+            f32::MAX,
+        ),
+    ];
+    for (w, g, m, v, clip) in groups {
+        w.par_iter_mut()
+            .zip(g.par_iter())
+            .zip(m.par_iter_mut().zip(v.par_iter_mut()))
+            .for_each(|((w, &g), (m, v))| update(w, g, m, v, clip));
+    }
+    update(
+        &mut net.output_bias,
+        grad.output_bias,
+        &mut m.output_bias,
+        &mut v.output_bias,
+        f32::MAX,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::MoveList;
+
+    /// Material from White's view, pawn 100 … queen 900.
+    fn material(pos: &Position) -> i32 {
+        const VALUE: [i32; 7] = [0, 100, 300, 300, 500, 900, 0];
+        (0..128)
+            .filter(|sq| sq & 0x88 == 0)
+            .map(|sq| pos.board[sq])
+            .filter(|&code| code != super::super::board::EMPTY)
+            .map(|code| {
+                let value = VALUE[usize::from(code & 7)];
+                if code >> 3 == 0 { value } else { -value }
+            })
+            .sum()
+    }
+
+    /// Trained on random positions labelled with their material alone, the network
+    /// learns that a queen more is better, from both sides' view.
+    #[test]
+    fn a_network_trained_on_material_prefers_the_side_a_queen_up() {
+        let dir = std::env::temp_dir().join(format!("qiyi-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("material.txt");
+        let mut rng = StdRng::seed_from_u64(9);
+        let mut text = String::new();
+        let mut moves = MoveList::new();
+        for _ in 0..120 {
+            let mut pos = Position::start_position();
+            for _ in 0..60 {
+                moves.clear();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let captures: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.is_capture(m))
+                    .collect();
+                let mv = if !captures.is_empty() && rng.random_bool(0.7) {
+                    captures[rng.random_range(0..captures.len())]
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                };
+                pos.make_move(mv);
+                let score = material(&pos);
+                let result = match score.signum() {
+                    1 => "1",
+                    -1 => "0",
+                    _ => "0.5",
+                };
+                text.push_str(&format!("{} | {result} | {score}\n", pos.to_notation()));
+            }
+        }
+        std::fs::write(&data, text).unwrap();
+        let training = Training {
+            data,
+            out: dir.join("material.nnue"),
+            epochs: 20,
+            batch: 256,
+            rate: 0.003,
+            lambda: 0.0,
+            seed: 1,
+        };
+        let loss = training.run().unwrap();
+        assert!(loss < 0.02, "held-out loss {loss}");
+        let bytes = std::fs::read(&training.out).unwrap();
+        let network = Network::from_bytes(&bytes).unwrap();
+        let eval = |fen: &str| network.evaluate(&Position::from_notation(fen).unwrap());
+        let even = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let white_up = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let black_up = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1");
+        assert!(white_up > even + 300, "{white_up} against {even}");
+        assert!(black_up < even - 300, "{black_up} against {even}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
