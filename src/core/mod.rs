@@ -300,4 +300,17 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     fn oracle(&self) -> Option<Box<dyn Oracle<G>>> {
         None
     }
+    /// Options of the evaluation itself (chess: `EvalFile`).
+    fn options(&self) -> Vec<OptionSpec> {
+        Vec::new()
+    }
+    /// This evaluation with its option `name` (one of [`Evaluator::options`]) set to
+    /// `value`, or why it cannot be (a network file that does not read): built before the
+    /// engine disturbs anything, so a refusal changes nothing.
+    fn configured(&self, name: &str, _value: &str) -> Result<Self, String>
+    where
+        Self: Sized,
+    {
+        Err(format!("the evaluation has no option {}", quote(name)))
+    }
 }

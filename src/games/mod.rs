@@ -119,14 +119,15 @@ impl GameKind {
     }
 
     /// The options this game declares besides the engine's: those that change its rules
-    /// (Junqi's `NoCombatDrawPlies`) and those of its oracle (FourSquare's `Tablebase`),
+    /// (Junqi's `NoCombatDrawPlies`), its evaluation's (chess's `EvalFile`) and its
+    /// oracle's (FourSquare's `Tablebase`),
     /// known without an engine for it, so they can be accepted before the game is chosen.
     pub fn own_options(self) -> Vec<OptionSpec> {
         struct OwnOptions;
         impl WithGame for OwnOptions {
             type Output = Vec<OptionSpec>;
             fn run<G: Game, E: Evaluator<G>>(self, _kind: GameKind, eval: E) -> Self::Output {
-                crate::protocol::game_options(eval.oracle().as_deref())
+                crate::protocol::game_options(&eval, eval.oracle().as_deref())
             }
         }
         self.dispatch(OwnOptions).unwrap_or_default()
@@ -136,7 +137,9 @@ impl GameKind {
     /// game's name becomes its types.
     pub fn dispatch<T: WithGame>(self, task: T) -> Result<T::Output, String> {
         match self {
-            GameKind::Chess => Ok(task.run::<chess::Position, _>(self, chess::Eval)),
+            GameKind::Chess => {
+                Ok(task.run::<chess::Position, _>(self, chess::Evaluation::default()))
+            }
             GameKind::Shogi => Ok(task.run::<shogi::Position, _>(self, shogi::Eval)),
             GameKind::Junqi => Ok(task.run::<junqi::Position, _>(self, junqi::Eval)),
             GameKind::FourSquare => Ok(task.run::<foursquare::Position, _>(self, foursquare::Eval)),

@@ -44,8 +44,11 @@ pub(super) fn engine_options() -> Vec<OptionSpec> {
 }
 
 /// The options a game declares besides the shared ones: the search over worlds' when it
-/// may hide information, its rule options and its oracle's.
-pub(crate) fn game_options<G: Game>(oracle: Option<&dyn Oracle<G>>) -> Vec<OptionSpec> {
+/// may hide information, its rule options, its evaluation's and its oracle's.
+pub(crate) fn game_options<G: Game, E: Evaluator<G>>(
+    eval: &E,
+    oracle: Option<&dyn Oracle<G>>,
+) -> Vec<OptionSpec> {
     let worlds = G::HIDES_INFORMATION.then_some(OptionSpec {
         name: "Worlds",
         kind: OptionKind::Spin {
@@ -57,6 +60,7 @@ pub(crate) fn game_options<G: Game>(oracle: Option<&dyn Oracle<G>>) -> Vec<Optio
     worlds
         .into_iter()
         .chain(G::rule_options())
+        .chain(eval.options())
         .chain(oracle.iter().flat_map(|o| o.options()))
         .collect()
 }
@@ -136,10 +140,17 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             .oracle
             .as_ref()
             .is_some_and(|o| o.options().iter().any(|o| o.name == spec.name));
+        // An evaluation with a new setting is built (a network read) before anything is
+        // disturbed.
+        let configured = if self.eval.options().iter().any(|o| o.name == spec.name) {
+            Some(self.eval.configured(spec.name, &value)?)
+        } else {
+            None
+        };
         let rule_position = match spec.name {
             "Hash" | "Threads" | "MultiPV" | "Move Overhead" | "MoveTimeLimit" | "Clear Hash"
             | "Ponder" | "Worlds" => None,
-            _ if for_oracle => None,
+            _ if for_oracle || configured.is_some() => None,
             rule => {
                 let mut pos = self.position.clone();
                 pos.set_rule_option(rule, &value)
@@ -157,6 +168,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         };
         // Valid: only now may the running search be disturbed.
         self.stop();
+        if let Some(eval) = configured {
+            self.eval = Arc::new(eval);
+            return Ok(());
+        }
         match spec.name {
             "Hash" => {
                 if let Some(table) = table {
@@ -403,7 +418,7 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
 
     fn options(&self) -> Vec<OptionSpec> {
         let mut options = engine_options();
-        options.extend(game_options(self.oracle.as_deref()));
+        options.extend(game_options(&*self.eval, self.oracle.as_deref()));
         options
     }
 

@@ -46,6 +46,7 @@ pub use board::{
 };
 pub use eval::Eval;
 pub use fen::{FenError, START_FEN};
+pub use nnue::Evaluation;
 pub use see::see;
 
 use crate::core::{Game, MoveList, Outcome};

@@ -8,9 +8,10 @@
 //! keeps one pair of sums per ply and learns of each move's few added and removed
 //! features, applied lazily when a position is evaluated.
 
-use super::Position;
 use super::board::{EMPTY, Move};
-use crate::core::Score;
+use super::{Eval, Position};
+use crate::core::{Evaluator, MATE_BOUND, MoveList, OptionKind, OptionSpec, Score, quote};
+use std::sync::Arc;
 
 /// Hidden units per view.
 pub const HIDDEN: usize = 128;
@@ -268,12 +269,12 @@ impl Accumulators {
         for i in start + 1..=last {
             let mut sums = self.plies[i - 1].sums;
             if let Some(change) = self.plies[i].change {
-                for view in 0..2 {
+                for (view, sum) in sums.iter_mut().enumerate() {
                     for &(code, sq) in &change.removed[..usize::from(change.removes)] {
-                        network.remove(&mut sums[view], feature(view, code, sq));
+                        network.remove(sum, feature(view, code, sq));
                     }
                     for &(code, sq) in &change.added[..usize::from(change.adds)] {
-                        network.add(&mut sums[view], feature(view, code, sq));
+                        network.add(sum, feature(view, code, sq));
                     }
                 }
             }
@@ -281,6 +282,109 @@ impl Accumulators {
             self.plies[i].fresh = true;
         }
         network.output(&self.plies[last].sums, pos.side.index())
+    }
+}
+
+/// The option that names a network file.
+const EVAL_FILE: &str = "EvalFile";
+
+/// The evaluation the engine plays chess with: the network `EvalFile` names once one is
+/// loaded, else the hand-written [`Eval`] (`EvalFile` empty, the default). Quiescence,
+/// move ordering and pruning margins are the hand-written evaluation's either way.
+#[derive(Clone, Default)]
+pub struct Evaluation {
+    network: Option<Arc<Network>>,
+}
+
+impl Evaluation {
+    /// The engine's evaluation with `network`.
+    pub fn with_network(network: Network) -> Evaluation {
+        Evaluation {
+            network: Some(Arc::new(network)),
+        }
+    }
+}
+
+/// A network's score kept clear of the mate scores.
+fn bounded(score: Score) -> Score {
+    score.clamp(-(MATE_BOUND - 1), MATE_BOUND - 1)
+}
+
+impl Evaluator<Position> for Evaluation {
+    type State = Option<Accumulators>;
+
+    fn new_state(&self, root: &Position) -> Self::State {
+        self.network
+            .as_ref()
+            .map(|network| Accumulators::new(network, root))
+    }
+
+    #[inline]
+    fn make(&self, state: &mut Self::State, pos: &Position, mv: Option<Move>) {
+        if let Some(acc) = state {
+            acc.push(pos, mv);
+        }
+    }
+
+    #[inline]
+    fn unmake(&self, state: &mut Self::State) {
+        if let Some(acc) = state {
+            acc.pop();
+        }
+    }
+
+    fn evaluate(&self, pos: &Position) -> Score {
+        match &self.network {
+            Some(network) => bounded(network.evaluate(pos)),
+            None => Eval.evaluate(pos),
+        }
+    }
+
+    fn evaluate_with(&self, pos: &Position, state: &mut Self::State) -> Score {
+        match (&self.network, state) {
+            (Some(network), Some(acc)) => bounded(acc.evaluate(network, pos)),
+            _ => self.evaluate(pos),
+        }
+    }
+
+    fn noisy_moves(&self, pos: &Position, moves: &mut MoveList<Move>) {
+        Eval.noisy_moves(pos, moves)
+    }
+
+    fn good_capture(&self, pos: &Position, mv: Move) -> bool {
+        Eval.good_capture(pos, mv)
+    }
+
+    fn futility_margin(&self, depth: i32) -> Option<Score> {
+        Evaluator::<Position>::futility_margin(&Eval, depth)
+    }
+
+    fn capture_order(&self, pos: &Position, mv: Move) -> Score {
+        Eval.capture_order(pos, mv)
+    }
+
+    fn options(&self) -> Vec<OptionSpec> {
+        vec![OptionSpec {
+            name: EVAL_FILE,
+            kind: OptionKind::Text { default: "" },
+        }]
+    }
+
+    fn configured(&self, name: &str, value: &str) -> Result<Evaluation, String> {
+        if name != EVAL_FILE {
+            return Err(format!(
+                "the chess evaluation has no option {}",
+                quote(name)
+            ));
+        }
+        let path = value.trim();
+        if path.is_empty() || path == "<empty>" {
+            return Ok(Evaluation::default());
+        }
+        // The whole path, unlike other echoed tokens: it is what the user must correct.
+        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile '{path}': {e}"))?;
+        let network = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile '{path}': {e}"))?;
+        Ok(Evaluation::with_network(network))
     }
 }
 
@@ -305,6 +409,51 @@ mod tests {
             output_weights,
             output_bias: 1234,
         }
+    }
+
+    /// The engine's evaluation with a network, checking at every evaluation that the
+    /// search's accumulators agree with a refresh from the whole board.
+    struct Checked(Evaluation);
+
+    impl Evaluator<Position> for Checked {
+        type State = Option<Accumulators>;
+        fn new_state(&self, root: &Position) -> Self::State {
+            self.0.new_state(root)
+        }
+        fn make(&self, state: &mut Self::State, pos: &Position, mv: Option<Move>) {
+            self.0.make(state, pos, mv);
+        }
+        fn unmake(&self, state: &mut Self::State) {
+            self.0.unmake(state);
+        }
+        fn evaluate(&self, pos: &Position) -> Score {
+            self.0.evaluate(pos)
+        }
+        fn evaluate_with(&self, pos: &Position, state: &mut Self::State) -> Score {
+            let score = self.0.evaluate_with(pos, state);
+            assert_eq!(score, self.0.evaluate(pos), "{}", pos.to_notation());
+            score
+        }
+    }
+
+    #[test]
+    fn a_search_with_null_moves_keeps_the_accumulators_right() {
+        let checked = Checked(Evaluation::with_network(random_network(5)));
+        let pos = Position::from_notation(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        for threads in [1, 2] {
+            let tt = crate::search::TranspositionTable::new(4);
+            let result = crate::search::search_to_depth(&pos, &checked, &tt, 6, threads);
+            assert!(result.best.is_some());
+        }
+        // The hand-written evaluation when no network is loaded, and back to it.
+        let plain = Evaluation::default();
+        assert_eq!(plain.evaluate(&pos), Eval.evaluate(&pos));
+        assert!(plain.configured("EvalFile", "/no/such/file.nnue").is_err());
+        let back = checked.0.configured("EvalFile", "<empty>").unwrap();
+        assert!(back.network.is_none());
     }
 
     #[test]

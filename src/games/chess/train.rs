@@ -188,6 +188,9 @@ fn mean_loss(net: &Float, samples: &[Sample]) -> f32 {
 impl Training {
     /// Trains, writes the network, and returns its held-out loss.
     pub fn run(&self) -> anyhow::Result<f32> {
+        if self.batch == 0 || self.epochs == 0 {
+            anyhow::bail!("--batch and --epochs must be at least 1");
+        }
         let start = Instant::now();
         let text = std::fs::read_to_string(&self.data)
             .with_context(|| format!("reading {}", self.data.display()))?;

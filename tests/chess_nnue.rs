@@ -1,0 +1,109 @@
+//! The network pipeline as a user runs it: `qiyi datagen` writes positions, `qiyi train`
+//! fits a network to them, and the engine plays with it once `EvalFile` names it; a file
+//! that does not read is refused with one error line and the engine goes on as before.
+
+mod common;
+
+use common::Engine;
+use std::process::Command;
+use std::time::Duration;
+
+fn qiyi(args: &[&str]) {
+    let status = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(args)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("qiyi runs");
+    assert!(status.success(), "qiyi {args:?}");
+}
+
+/// The score of `go depth 1` from the start position, with a cleared table.
+fn shallow_score(engine: &mut Engine) -> String {
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    engine.send("go depth 1");
+    let lines = engine.until("bestmove", Duration::from_secs(10));
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .expect("an info line");
+    info.split(" score ")
+        .nth(1)
+        .unwrap()
+        .split(" nodes")
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("chess-nnue");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let net = dir.join("net.nnue");
+    let (data_s, net_s) = (data.to_str().unwrap(), net.to_str().unwrap());
+    qiyi(&[
+        "datagen",
+        "--games",
+        "8",
+        "--nodes",
+        "400",
+        "--max-plies",
+        "80",
+        "--threads",
+        "2",
+        "--out",
+        data_s,
+    ]);
+    qiyi(&[
+        "train", "--data", data_s, "--out", net_s, "--epochs", "3", "--batch", "256",
+    ]);
+
+    let mut engine = Engine::start(&["--game", "chess"]);
+    engine.send("uci");
+    let declared = engine.until("uciok", Duration::from_secs(10));
+    assert!(
+        declared
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <empty>"),
+        "{declared:#?}"
+    );
+    let hand_written = shallow_score(&mut engine);
+
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        dir.join("missing.nnue").display()
+    ));
+    let error = engine.ask("isready", "info string error");
+    assert!(error.contains("missing.nnue"), "{error}");
+    engine.until("readyok", Duration::from_secs(10));
+    assert_eq!(
+        shallow_score(&mut engine),
+        hand_written,
+        "a refused file changed the evaluation"
+    );
+
+    engine.send(&format!("setoption name EvalFile value {net_s}"));
+    engine.ask("isready", "readyok");
+    assert_ne!(
+        shallow_score(&mut engine),
+        hand_written,
+        "the network is not used"
+    );
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go depth 6");
+    let best = engine
+        .until("bestmove", Duration::from_secs(30))
+        .pop()
+        .unwrap();
+    assert_ne!(best, "bestmove (none)");
+
+    engine.send("setoption name EvalFile value <empty>");
+    engine.ask("isready", "readyok");
+    assert_eq!(shallow_score(&mut engine), hand_written);
+    engine.send("quit");
+    assert!(engine.exits_within(Duration::from_secs(10)));
+}
