@@ -33,18 +33,27 @@ const ADJUDICATE_PLIES: usize = 6;
 /// Transposition table per game, in MB: a few thousand nodes a move need little.
 const HASH_MB: usize = 8;
 
-/// Settings of a run.
-#[derive(Clone, Debug)]
+/// Settings of a run (the `qiyi datagen` command line, the game aside).
+#[derive(Clone, Debug, clap::Args)]
 pub struct Datagen {
+    #[arg(long)]
     pub games: usize,
-    /// Nodes the search may spend on each move.
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
     /// Random plies from the start position before the engine plays.
+    #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
     /// Plies after which an undecided game counts as a draw.
+    #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
+    /// Games played at once, one thread each.
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The output; `<out>.progress` records how much of it is complete.
+    #[arg(long)]
     pub out: PathBuf,
 }
 

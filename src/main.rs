@@ -86,49 +86,12 @@ enum Action {
     Datagen {
         #[arg(long, value_parser = parse_game, default_value = "chess")]
         game: GameKind,
-        #[arg(long)]
-        games: usize,
-        /// Nodes searched per move.
-        #[arg(long, default_value_t = 5000)]
-        nodes: u64,
-        /// Random plies from the start position before the engine plays.
-        #[arg(long, default_value_t = 8)]
-        random_plies: usize,
-        /// Plies after which an undecided game counts as a draw.
-        #[arg(long, default_value_t = 400)]
-        max_plies: usize,
-        /// Games played at once, one thread each.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The output; `<out>.progress` records how much of it is complete.
-        #[arg(long)]
-        out: std::path::PathBuf,
+        #[command(flatten)]
+        settings: qiyi::datagen::Datagen,
     },
     /// Train the chess network on `datagen` positions and write the network file the
     /// engine's `EvalFile` option reads.
-    Train {
-        /// `<FEN> | <result> | <score>` lines (what `datagen` writes).
-        #[arg(long)]
-        data: std::path::PathBuf,
-        #[arg(long)]
-        out: std::path::PathBuf,
-        #[arg(long, default_value_t = 10)]
-        epochs: usize,
-        /// Positions per step.
-        #[arg(long, default_value_t = 4096)]
-        batch: usize,
-        /// Adam's step size.
-        #[arg(long, default_value_t = 0.001)]
-        rate: f32,
-        /// Share of the game result in the target; the rest is the search score.
-        #[arg(long, default_value_t = 0.5)]
-        lambda: f32,
-        /// Seeds the initial weights and the order of the positions.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Train(qiyi::games::chess::train::Training),
     /// Solve a game outright (FourSquare): print the values of its positions, optionally
     /// write the table.
     Solve {
@@ -205,46 +168,11 @@ fn main() -> ExitCode {
                 other => Err(anyhow::anyhow!("{other} has no tunable evaluation")),
             }
         }
-        Some(Action::Datagen {
-            game,
-            games,
-            nodes,
-            random_plies,
-            max_plies,
-            threads,
-            seed,
-            out,
-        }) => game
-            .dispatch(qiyi::datagen::Datagen {
-                games,
-                nodes,
-                random_plies,
-                max_plies,
-                threads,
-                seed,
-                out,
-            })
+        Some(Action::Datagen { game, settings }) => game
+            .dispatch(settings)
             .map_err(anyhow::Error::msg)
             .and_then(|r| r),
-        Some(Action::Train {
-            data,
-            out,
-            epochs,
-            batch,
-            rate,
-            lambda,
-            seed,
-        }) => qiyi::games::chess::train::Training {
-            data,
-            out,
-            epochs,
-            batch,
-            rate,
-            lambda,
-            seed,
-        }
-        .run()
-        .map(|_| ()),
+        Some(Action::Train(training)) => training.run().map(|_| ()),
         Some(Action::Solve { game, out }) => match game {
             GameKind::FourSquare => {
                 qiyi::games::foursquare::tablebase::solve_command(out.as_deref())

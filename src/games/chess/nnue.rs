@@ -112,16 +112,19 @@ impl Network {
         bytes
     }
 
+    /// One view's sum of the biases and the rows of `inputs`.
+    pub fn sum(&self, inputs: impl IntoIterator<Item = usize>) -> [i16; HIDDEN] {
+        let mut sum = [0i16; HIDDEN];
+        sum.copy_from_slice(&self.feature_bias);
+        for f in inputs {
+            self.add(&mut sum, f);
+        }
+        sum
+    }
+
     /// Both views' sums over the whole board.
     pub fn refresh(&self, pos: &Position) -> [[i16; HIDDEN]; 2] {
-        let mut sums = [[0i16; HIDDEN]; 2];
-        for (view, sum) in sums.iter_mut().enumerate() {
-            sum.copy_from_slice(&self.feature_bias);
-            for f in features(pos, view) {
-                self.add(sum, f);
-            }
-        }
-        sums
+        [self.sum(features(pos, 0)), self.sum(features(pos, 1))]
     }
 
     #[inline]
@@ -513,7 +516,18 @@ mod tests {
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         ];
-        let (mut moves, mut checked) = (MoveList::new(), 0);
+        let mut moves = MoveList::new();
+        let checked = std::cell::Cell::new(0);
+        let check = |acc: &mut Accumulators, pos: &Position| {
+            let refreshed = network.evaluate(pos);
+            assert_eq!(
+                acc.evaluate(&network, pos),
+                refreshed,
+                "{}",
+                pos.to_notation()
+            );
+            checked.set(checked.get() + 1);
+        };
         for game in 0..60 {
             let mut pos = Position::from_notation(starts[game % starts.len()]).unwrap();
             let mut acc = Accumulators::new(&network, &pos);
@@ -536,29 +550,17 @@ mod tests {
                 line.push((mv, pos.make_move(mv)));
                 // Evaluate only now and then, so that several plies are brought up at once.
                 if rng.random_bool(0.4) {
-                    assert_eq!(
-                        acc.evaluate(&network, &pos),
-                        network.evaluate(&pos),
-                        "{}",
-                        pos.to_notation()
-                    );
-                    checked += 1;
+                    check(&mut acc, &pos);
                 }
             }
             while let Some((mv, undo)) = line.pop() {
                 pos.unmake_move(mv, undo);
                 acc.pop();
                 if rng.random_bool(0.2) {
-                    assert_eq!(
-                        acc.evaluate(&network, &pos),
-                        network.evaluate(&pos),
-                        "{}",
-                        pos.to_notation()
-                    );
-                    checked += 1;
+                    check(&mut acc, &pos);
                 }
             }
         }
-        assert!(checked > 1000, "{checked}");
+        assert!(checked.get() > 1000, "{}", checked.get());
     }
 }

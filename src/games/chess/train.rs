@@ -27,15 +27,27 @@ const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
 
-/// Settings of a training run.
-#[derive(Clone, Debug)]
+/// Settings of a training run (the `qiyi train` command line).
+#[derive(Clone, Debug, clap::Args)]
 pub struct Training {
+    /// `<FEN> | <result> | <score>` lines (what `datagen` writes).
+    #[arg(long)]
     pub data: PathBuf,
+    #[arg(long)]
     pub out: PathBuf,
+    #[arg(long, default_value_t = 10)]
     pub epochs: usize,
+    /// Positions per step.
+    #[arg(long, default_value_t = 4096)]
     pub batch: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.001)]
     pub rate: f32,
+    /// Share of the game result in the target; the rest is the search score.
+    #[arg(long, default_value_t = 0.5)]
     pub lambda: f32,
+    /// Seeds the initial weights and the order of the positions.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
@@ -278,16 +290,8 @@ fn quantized_loss(network: &Network, held: &[Sample]) -> f32 {
     let total: f32 = held
         .par_iter()
         .map(|s| {
-            let mut sums = [[0i16; HIDDEN]; 2];
-            for (v, sum) in sums.iter_mut().enumerate() {
-                sum.copy_from_slice(&network.feature_bias);
-                for &f in &s.views[v] {
-                    let row = &network.feature_weights[usize::from(f) * HIDDEN..][..HIDDEN];
-                    sum.iter_mut()
-                        .zip(row)
-                        .for_each(|(a, w)| *a = a.wrapping_add(*w));
-                }
-            }
+            let view = |v: usize| network.sum(s.views[v].iter().map(|&f| usize::from(f)));
+            let sums = [view(0), view(1)];
             (expected_score(network.output(&sums, 0) as f32) - s.target).powi(2)
         })
         .sum();
