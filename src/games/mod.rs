@@ -120,8 +120,8 @@ impl GameKind {
 
     /// The options this game declares besides the engine's: those that change its rules
     /// (Junqi's `NoCombatDrawPlies`), its evaluation's (chess's `EvalFile`) and its
-    /// oracle's (FourSquare's `Tablebase`),
-    /// known without an engine for it, so they can be accepted before the game is chosen.
+    /// oracle's (FourSquare's `Tablebase`), known without an engine for it, so they can be
+    /// accepted before the game is chosen.
     pub fn own_options(self) -> Vec<OptionSpec> {
         struct OwnOptions;
         impl WithGame for OwnOptions {

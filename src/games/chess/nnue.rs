@@ -230,7 +230,10 @@ struct Ply {
 /// the nearest ply that is.
 #[derive(Clone)]
 pub struct Accumulators {
+    /// The plies of the current line are the first `len`; those beyond are kept for
+    /// their room, so that a push writes a move's change and not a copy of the sums.
     plies: Vec<Ply>,
+    len: usize,
 }
 
 impl Accumulators {
@@ -241,30 +244,37 @@ impl Accumulators {
             change: None,
             fresh: true,
         });
-        Accumulators { plies }
+        Accumulators { plies, len: 1 }
     }
 
     /// `mv` is about to be played in `pos` (`None`: a null move was played).
     #[inline]
     pub fn push(&mut self, pos: &Position, mv: Option<Move>) {
-        let sums = self.plies.last().map_or([[0; HIDDEN]; 2], |p| p.sums);
-        self.plies.push(Ply {
-            sums,
-            change: mv.map(|mv| Change::of(pos, mv)),
-            fresh: false,
-        });
+        let change = mv.map(|mv| Change::of(pos, mv));
+        if self.len == self.plies.len() {
+            self.plies.push(Ply {
+                sums: [[0; HIDDEN]; 2],
+                change,
+                fresh: false,
+            });
+        } else {
+            let ply = &mut self.plies[self.len];
+            ply.change = change;
+            ply.fresh = false;
+        }
+        self.len += 1;
     }
 
     #[inline]
     pub fn pop(&mut self) {
-        if self.plies.len() > 1 {
-            self.plies.pop();
+        if self.len > 1 {
+            self.len -= 1;
         }
     }
 
     /// The score of `pos`, the position the pushed moves led to, from its side to move.
     pub fn evaluate(&mut self, network: &Network, pos: &Position) -> Score {
-        let last = self.plies.len() - 1;
+        let last = self.len - 1;
         let mut start = last;
         while !self.plies[start].fresh {
             start -= 1;
