@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Head-to-head chess match at a fixed node count per move, games on several workers at
+once: the quick first test of a search change, whose speed bench measures separately.
+
+    python3 docs/tools/chess_nodes_match.py --a ./qiyi-new --b ./qiyi-old \
+        --nodes 25000 --pairs 500 --workers 2 --sprt 0 15
+
+`--a`/`--b` are a command and then `Option=value` pairs (`--a ./qiyi EvalFile=net.nnue`).
+Each opening of `bench_positions/chess_sprt_openings.epd` is played twice, colours
+swapped; a game ends by the rules (python-chess, draws claimable) or is drawn after 400
+plies. Results are from A's view; with `--sprt ELO0 ELO1` the match stops when the
+sequential test of `../shared/tools/sprt.py` decides (alpha = beta = 0.05).
+"""
+import argparse
+import math
+import os
+import sys
+import threading
+
+import chess
+import chess.engine
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "..", "shared", "tools"))
+
+
+def start(spec):
+    engine = chess.engine.SimpleEngine.popen_uci(spec[0])
+    options = dict(o.split("=", 1) for o in spec[1:])
+    if options:
+        engine.configure(options)
+    return engine
+
+
+def play(engines, fen, a_white, nodes):
+    """0: A won, 1: B won, 2: drawn."""
+    board = chess.Board(fen)
+    white, black = engines if a_white else engines[::-1]
+    while not board.is_game_over(claim_draw=True) and board.ply() < 400:
+        engine = white if board.turn == chess.WHITE else black
+        board.push(engine.play(board, chess.engine.Limit(nodes=nodes)).move)
+    result = board.result(claim_draw=True)
+    if result in ("1/2-1/2", "*"):
+        return 2
+    return 0 if (result == "1-0") == a_white else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--a", nargs="+", required=True)
+    ap.add_argument("--b", nargs="+", required=True)
+    ap.add_argument("--nodes", type=int, default=25000)
+    ap.add_argument("--pairs", type=int, default=500)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--openings", default=os.path.join(ROOT, "bench_positions", "chess_sprt_openings.epd"))
+    ap.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"))
+    args = ap.parse_args()
+    import sprt
+
+    with open(args.openings) as f:
+        openings = [line.split(" ;")[0] for line in f if line.strip()][: args.pairs]
+    jobs = [(fen, a_white) for fen in openings for a_white in (True, False)]
+    lock = threading.Lock()
+    score = [0, 0, 0]
+    done = [False]
+
+    def worker():
+        engines = [start(args.a), start(args.b)]
+        while True:
+            with lock:
+                if not jobs or done[0]:
+                    break
+                fen, a_white = jobs.pop(0)
+            result = play(engines, fen, a_white, args.nodes)
+            with lock:
+                score[result] += 1
+                w, l, d = score
+                n = w + l + d
+                s = (w + d / 2) / n
+                elo = -400 * math.log10(1 / s - 1) if 0 < s < 1 else float("nan")
+                line = f"{n}: W {w} L {l} D {d}  {100 * s:.1f}%  elo {elo:.0f}"
+                if args.sprt:
+                    llr, lo, hi, verdict = sprt.verdict(w, d, l, *args.sprt)
+                    line += f"  LLR {llr:.2f} ({lo:.2f}, {hi:.2f})"
+                    if verdict:
+                        line += f" {verdict}"
+                        done[0] = True
+                print(line, flush=True)
+        for engine in engines:
+            engine.quit()
+
+    threads = [threading.Thread(target=worker) for _ in range(args.workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""Writes the openings of the chess SPRT matches (`bench_positions/chess_sprt_openings.epd`):
+eight random plies from the start, kept when Debian's Stockfish at depth 12 scores the
+position within 40 centipawns. Not the openings of the matches against other engines
+(`../shared/data/chess_openings.epd`), which stay held out.
+
+    python3 docs/tools/chess_sprt_openings.py 500 7 bench_positions/chess_sprt_openings.epd
+"""
+import random
+import sys
+
+import chess
+import chess.engine
+
+
+def main():
+    count, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    rng = random.Random(seed)
+    stockfish = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
+    seen, lines = set(), []
+    while len(lines) < count:
+        board = chess.Board()
+        for _ in range(8):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.is_game_over() or board.epd() in seen:
+            continue
+        score = stockfish.analyse(board, chess.engine.Limit(depth=12))["score"].relative
+        if score.is_mate() or abs(score.score()) > 40:
+            continue
+        seen.add(board.epd())
+        moves = " ".join(m.uci() for m in board.move_stack)
+        lines.append(f'{board.fen()} ;moves "{moves}"')
+    stockfish.quit()
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
