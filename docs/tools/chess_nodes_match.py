@@ -9,10 +9,10 @@ once: the quick first test of a search change, whose speed bench measures separa
 Each opening of `bench_positions/chess_sprt_openings.epd` is played twice, colours
 swapped; a game ends by the rules (python-chess, draws claimable) or is drawn after 400
 plies. Results are from A's view; with `--sprt ELO0 ELO1` the match stops when the
-sequential test of `../shared/tools/sprt.py` decides (alpha = beta = 0.05).
+sequential test of `../shared/tools/sprt.py` decides (alpha = beta = 0.05). Openings are
+read, and the Elo estimate made, by `../shared/tools/chess_match.py`'s own functions.
 """
 import argparse
-import math
 import os
 import sys
 import threading
@@ -33,9 +33,9 @@ def start(spec):
     return engine
 
 
-def play(engines, fen, a_white, nodes):
+def play(engines, opening, a_white, nodes):
     """0: A won, 1: B won, 2: drawn."""
-    board = chess.Board(fen)
+    board = opening.copy()
     white, black = engines if a_white else engines[::-1]
     while not board.is_game_over(claim_draw=True) and board.ply() < 400:
         engine = white if board.turn == chess.WHITE else black
@@ -57,10 +57,10 @@ def main():
     ap.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"))
     args = ap.parse_args()
     import sprt
+    from chess_match import elo_estimate, load_openings
 
-    with open(args.openings) as f:
-        openings = [line.split(" ;")[0] for line in f if line.strip()][: args.pairs]
-    jobs = [(fen, a_white) for fen in openings for a_white in (True, False)]
+    openings = [board for _, board in load_openings(args.openings)][: args.pairs]
+    jobs = [(board, a_white) for board in openings for a_white in (True, False)]
     lock = threading.Lock()
     score = [0, 0, 0]
     done = [False]
@@ -71,15 +71,13 @@ def main():
             with lock:
                 if not jobs or done[0]:
                     break
-                fen, a_white = jobs.pop(0)
-            result = play(engines, fen, a_white, args.nodes)
+                opening, a_white = jobs.pop(0)
+            result = play(engines, opening, a_white, args.nodes)
             with lock:
                 score[result] += 1
                 w, l, d = score
-                n = w + l + d
-                s = (w + d / 2) / n
-                elo = -400 * math.log10(1 / s - 1) if 0 < s < 1 else float("nan")
-                line = f"{n}: W {w} L {l} D {d}  {100 * s:.1f}%  elo {elo:.0f}"
+                elo, margin, p = elo_estimate(w, d, l)
+                line = f"{w + l + d}: W {w} L {l} D {d}  {100 * p:.1f}%  elo {elo:.0f} +/- {margin:.0f}"
                 if args.sprt:
                     llr, lo, hi, verdict = sprt.verdict(w, d, l, *args.sprt)
                     line += f"  LLR {llr:.2f} ({lo:.2f}, {hi:.2f})"
