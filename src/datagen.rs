@@ -121,7 +121,6 @@ impl Datagen {
         let mut rng = StdRng::seed_from_u64(self.game_seed(index));
         let mut pos = opening::<G>(&mut rng, self.random_plies);
         let tt = TranspositionTable::new(HASH_MB);
-        let mut histories = Vec::new();
         let control = Control::default();
         let limits = Limits {
             nodes: Some(self.nodes),
@@ -149,7 +148,6 @@ impl Datagen {
                 &pos,
                 eval,
                 &tt,
-                &mut histories,
                 &control,
                 &limits,
                 &params,

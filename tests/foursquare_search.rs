@@ -51,7 +51,6 @@ fn proven_short_wins_and_losses_are_found_exactly() {
             &pos,
             &Eval,
             &tt,
-            &mut Vec::new(),
             &control,
             &limits,
             &params,

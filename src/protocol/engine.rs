@@ -11,11 +11,9 @@ use crate::core::{
 };
 use crate::games::GameKind;
 use crate::perft;
-use crate::search::{
-    self, Control, Histories, Limits, Report, SearchParams, TimeBudget, TranspositionTable,
-};
+use crate::search::{self, Control, Limits, Report, SearchParams, TimeBudget, TranspositionTable};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -81,8 +79,6 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     hash_mb: usize,
     params: SearchParams,
     tt: Arc<TranspositionTable>,
-    /// The search threads' histories, carried from move to move of a game.
-    histories: Arc<Mutex<Vec<Histories<G>>>>,
     control: Arc<Control>,
     job: Option<JoinHandle<()>>,
     /// Set by the job just before it prints its final answer.
@@ -106,7 +102,6 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             hash_mb: 16,
             params: SearchParams::default(),
             tt: Arc::new(TranspositionTable::new(16)),
-            histories: Arc::new(Mutex::new(Vec::new())),
             control: Arc::new(Control::default()),
             job: None,
             answered: Arc::new(AtomicBool::new(false)),
@@ -125,11 +120,6 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     fn stop(&mut self) {
         self.control.stop();
         self.wait();
-    }
-
-    /// The histories; only a search holds them otherwise, and none runs when asked.
-    fn histories(&self) -> std::sync::MutexGuard<'_, Vec<Histories<G>>> {
-        self.histories.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn wait(&mut self) {
@@ -196,10 +186,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             "Worlds" => self.params.worlds = number() as usize,
             "Move Overhead" => self.params.time.move_overhead = number(),
             "MoveTimeLimit" => self.params.time.move_time_limit = number(),
-            "Clear Hash" => {
-                self.tt.clear();
-                self.histories().clear();
-            }
+            "Clear Hash" => self.tt.clear(),
             "Ponder" => {}
             name if for_oracle => {
                 if let Some(oracle) = self.oracle.as_mut() {
@@ -270,7 +257,6 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         }
         let pos = self.position.clone();
         let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
-        let histories = self.histories.clone();
         let (out, dialect, params) = (self.out.clone(), self.dialect, self.params);
         self.spawn(move || {
             let mut report = |r: &Report<G::Move>| out.line(&info_line::<G>(dialect, r));
@@ -282,7 +268,6 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                     &pos,
                     &*eval,
                     &tt,
-                    &mut histories.lock().unwrap_or_else(|e| e.into_inner()),
                     &control,
                     &limits,
                     &params,
@@ -458,7 +443,6 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
             Command::NewGame => {
                 self.stop();
                 self.tt.clear();
-                self.histories().clear();
                 self.position =
                     G::from_record(None, &[], &self.rules).map_err(|e| e.to_string())?;
             }

@@ -1,11 +1,9 @@
 //! One search thread: iterative deepening, the root, negamax with PVS, quiescence, and
-//! the move-ordering state (killers, and the [`Histories`] it is lent) that belongs to a
-//! single thread.
+//! the move-ordering state (killers, countermoves, history) that belongs to a single thread.
 //!
 //! Scores are from the view of the team to move. A child whose mover is on the same team
 //! (a Junqi partner after an elimination, say) is searched without negating the window.
 
-use super::history::{HISTORY_MAX, Histories};
 use super::tt::{Bound, TtHit, score_from_tt, score_to_tt};
 use super::{MAX_PLY, Report, ReportFn, SearchResult, Shared};
 use crate::core::{Evaluator, Game, MATE, MATE_BOUND, MoveList, Outcome, Score, mate_in, mated_in};
@@ -30,6 +28,8 @@ static REDUCTIONS: once_cell::sync::Lazy<[[i32; 64]; 64]> = once_cell::sync::Laz
 /// How long a search runs before an aspiration failure gets an `info` line of its own:
 /// the short searches of fast games would flood the GUI.
 const REPORT_BOUNDS_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+/// History scores stay within this magnitude (the "gravity" update keeps them bounded).
+const HISTORY_MAX: i32 = 1 << 14;
 /// Entries in each thread's cache of static evaluations (a power of two).
 const EVAL_CACHE: usize = 1 << 16;
 /// The score an empty eval-cache slot holds; no evaluation returns it.
@@ -55,10 +55,12 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
-    /// Lent by the caller for this search, and handed back by [`Worker::into_histories`].
-    histories: Histories<G>,
+    /// The quiet move that last refuted each move (by `move_index` of the refuted move).
+    countermoves: Vec<Option<G::Move>>,
     /// The move made at each ply of the current line (`None` for a null move).
     played: [Option<G::Move>; MAX_PLY + 1],
+    /// Indexed by `player * G::MOVE_INDEX_SIZE + G::move_index(mv)`.
+    history: Vec<i32>,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply` on.
     pv: Vec<Vec<G::Move>>,
     /// The depth of the current iteration.
@@ -82,7 +84,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         eval: &'a E,
         shared: &'a Shared<'a, G::Move>,
         moves: &MoveList<G::Move>,
-        histories: Histories<G>,
     ) -> Self {
         Worker {
             id,
@@ -104,8 +105,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             seldepth: 0,
             stopped: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            histories,
+            countermoves: vec![None; G::MOVE_INDEX_SIZE],
             played: [None; MAX_PLY + 1],
+            history: vec![0; 4 * G::MOVE_INDEX_SIZE],
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             null_made: [false; MAX_PLY + 1],
             root_depth: 1,
@@ -145,11 +147,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
     pub(super) fn nodes(&self) -> u64 {
         self.nodes
-    }
-
-    /// The histories, with what this search added to them.
-    pub(super) fn into_histories(self) -> Histories<G> {
-        self.histories
     }
 
     /// The static evaluation of the current position, whose hash is `key`.
@@ -656,7 +653,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 // Late quiet moves are searched shallower first (LMR), every non-first
                 // move with a null window (PVS); both re-searched when they surprise.
                 let reduction = if depth >= 3 && i >= 3 && quiet && !gives_check && !in_check {
-                    let history = self.histories.quiet(player, mv);
+                    let history = self.history[player * G::MOVE_INDEX_SIZE + G::move_index(mv)];
                     let r = REDUCTIONS[(depth as usize).min(63)][i.min(63)]
                         - pv_node as i32
                         - history / (HISTORY_MAX / 2);
@@ -826,7 +823,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let killers = self.killers[ply];
         let counter = self
             .previous_move(ply)
-            .and_then(|prev| self.histories.countermove(prev));
+            .and_then(|prev| self.countermoves[G::move_index(prev)]);
         for &mv in moves.iter() {
             let index = G::move_index(mv);
             let key = if tt_move == Some(index as u32) {
@@ -846,7 +843,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             } else if counter == Some(mv) {
                 1 << 26
             } else {
-                self.histories.quiet(player, mv)
+                self.history[player * G::MOVE_INDEX_SIZE + index]
             };
             order.push(key);
         }
@@ -868,13 +865,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             killers[0] = Some(mv);
         }
         if let Some(prev) = self.previous_move(ply) {
-            self.histories.set_countermove(prev, mv);
+            self.countermoves[G::move_index(prev)] = Some(mv);
         }
         let bonus = (16 * depth * depth).min(HISTORY_MAX / 2);
-        self.histories.update_quiet(player, mv, bonus);
+        let base = player * G::MOVE_INDEX_SIZE;
+        update_history(&mut self.history[base + G::move_index(mv)], bonus);
         for &other in tried {
             if !self.pos.is_capture(other) {
-                self.histories.update_quiet(player, other, -bonus);
+                update_history(&mut self.history[base + G::move_index(other)], -bonus);
             }
         }
     }
@@ -900,6 +898,12 @@ fn tt_cutoff(hit: TtHit, ply: usize, alpha: Score, beta: Score) -> Option<Score>
         Bound::Upper => score <= alpha,
     };
     usable.then_some(score)
+}
+
+/// History "gravity": the closer to the bound, the smaller the step, so values stay bounded
+/// and recent evidence weighs more.
+fn update_history(entry: &mut i32, bonus: i32) {
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
 
 /// How many moves are picked one at a time before the rest are sorted outright. The

@@ -6,14 +6,12 @@
 //! [`SearchResult`]; the protocol layer decides what the user sees.
 
 mod alphabeta;
-mod history;
 pub mod time;
 pub mod tt;
 mod worlds;
 
 use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Score};
 use alphabeta::Worker;
-pub use history::Histories;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -222,16 +220,11 @@ impl<M: Clone> Shared<'_, M> {
 /// Searches `root` within `limits` and returns the best move. Blocks until the search is
 /// over, which for `infinite` and `ponder` searches means until `control.stop()` (or
 /// `ponderhit` followed by the time running out).
-///
-/// `histories` holds one entry per thread (made or dropped here to match
-/// `params.threads`), carried from the last search of the same game: pass the same
-/// vector to every search of a game, and an empty one to start afresh.
 #[allow(clippy::too_many_arguments)]
 pub fn search<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
     tt: &TranspositionTable,
-    histories: &mut Vec<Histories<G>>,
     control: &Control,
     limits: &Limits,
     params: &SearchParams,
@@ -276,38 +269,21 @@ pub fn search<G: Game, E: Evaluator<G>>(
             nodes: 0,
         };
     }
-    histories.resize_with(threads, Histories::default);
-    let mut lent = std::mem::take(histories).into_iter();
-    let main_histories = lent.next().unwrap_or_default();
     let result = std::thread::scope(|scope| {
-        let helpers: Vec<_> = lent
-            .enumerate()
-            .map(|(index, thread_histories)| {
-                let id = index + 1;
-                let shared = &shared;
-                let moves = &moves;
-                let builder = std::thread::Builder::new().stack_size(16 << 20);
-                let spawned = builder.spawn_scoped(scope, move || {
-                    let mut worker =
-                        Worker::new(id, root.clone(), eval, shared, moves, thread_histories);
-                    worker.iterate(None);
-                    worker.into_histories()
-                });
-                spawned
-                    .inspect_err(|err| log::warn!("could not start search thread {id}: {err}"))
-                    .ok()
-            })
-            .collect();
-        let mut main = Worker::new(0, root.clone(), eval, &shared, &moves, main_histories);
+        for id in 1..threads {
+            let shared = &shared;
+            let moves = &moves;
+            let builder = std::thread::Builder::new().stack_size(16 << 20);
+            let spawned = builder.spawn_scoped(scope, move || {
+                Worker::new(id, root.clone(), eval, shared, moves).iterate(None);
+            });
+            if let Err(err) = spawned {
+                log::warn!("could not start search thread {id}: {err}");
+            }
+        }
+        let mut main = Worker::new(0, root.clone(), eval, &shared, &moves);
         let result = main.iterate(Some(report));
         shared.abort.store(true, Ordering::SeqCst);
-        histories.push(main.into_histories());
-        // A thread that could not start or did not finish left nothing to carry over.
-        histories.extend(helpers.into_iter().map(|helper| {
-            helper
-                .and_then(|handle| handle.join().ok())
-                .unwrap_or_default()
-        }));
         result
     });
     // Under `go infinite` or `go ponder` the answer must wait for `stop` (or ponderhit).
@@ -340,17 +316,7 @@ pub fn search_to_depth<G: Game, E: Evaluator<G>>(
         },
         ..SearchParams::default()
     };
-    search(
-        root,
-        eval,
-        tt,
-        &mut Vec::new(),
-        &control,
-        &limits,
-        &params,
-        &[],
-        &mut |_| {},
-    )
+    search(root, eval, tt, &control, &limits, &params, &[], &mut |_| {})
 }
 
 /// Answers with a line an oracle proved instead of searching: one report, then, under

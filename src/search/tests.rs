@@ -325,7 +325,6 @@ fn multipv_reports_distinct_lines_and_stop_is_obeyed() {
         &pos,
         &Zero,
         &tt,
-        &mut Vec::new(),
         &control,
         &limits,
         &params,
@@ -352,7 +351,6 @@ fn multipv_reports_distinct_lines_and_stop_is_obeyed() {
         &pos,
         &Zero,
         &tt,
-        &mut Vec::new(),
         &control,
         &infinite,
         &SearchParams::default(),
@@ -386,7 +384,6 @@ fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
                 &pos,
                 &chess::Eval,
                 &tt,
-                &mut Vec::new(),
                 &Control::default(),
                 &limits,
                 &SearchParams::default(),
@@ -507,7 +504,6 @@ fn worlds_are_weighed_by_the_belief() {
         &Coin::start_position(),
         &Zero,
         &TranspositionTable::new(1),
-        &mut Vec::new(),
         &Control::default(),
         &Limits::default(),
         &SearchParams::default(),
@@ -522,56 +518,4 @@ fn worlds_are_weighed_by_the_belief() {
         worlds::UNTIMED_WORLDS,
         "untimed, the default number of worlds"
     );
-}
-
-/// The histories a search is given are the ones it learns into and hands back, one per
-/// thread: the next search of the game starts from them, and orders (so counts) its
-/// nodes differently from a search that starts afresh.
-#[test]
-fn histories_carry_from_one_search_to_the_next() {
-    use crate::games::chess;
-    let pos = chess::Position::from_notation(
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-    )
-    .unwrap();
-    let run = |histories: &mut Vec<Histories<chess::Position>>, threads| {
-        let limits = Limits {
-            depth: Some(7),
-            ..Limits::default()
-        };
-        let params = SearchParams {
-            threads,
-            ..SearchParams::default()
-        };
-        search(
-            &pos,
-            &chess::Eval,
-            &TranspositionTable::new(1),
-            histories,
-            &Control::default(),
-            &limits,
-            &params,
-            &[],
-            &mut |_| {},
-        )
-        .nodes
-    };
-    let mut fresh = Vec::new();
-    let first = run(&mut fresh, 1);
-    assert_eq!(fresh.len(), 1);
-    assert_eq!(
-        run(&mut Vec::new(), 1),
-        first,
-        "a fresh search is deterministic"
-    );
-    assert_ne!(
-        run(&mut fresh, 1),
-        first,
-        "the second search ignored the first's histories"
-    );
-    let mut shared = Vec::new();
-    run(&mut shared, 2);
-    assert_eq!(shared.len(), 2, "one entry per thread");
-    run(&mut shared, 1);
-    assert_eq!(shared.len(), 1);
 }

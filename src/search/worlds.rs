@@ -15,7 +15,7 @@
 
 use super::alphabeta::Worker;
 use super::{
-    Control, Histories, Limits, Report, ReportFn, SearchParams, SearchResult, Shared, TimeBudget,
+    Control, Limits, Report, ReportFn, SearchParams, SearchResult, Shared, TimeBudget,
     TranspositionTable, wait_for_stop,
 };
 use crate::core::{Evaluator, Game, Hidden, MATE, MATE_BOUND, MoveList, Outcome, Score};
@@ -256,14 +256,7 @@ fn search_world<G: Game, E: Evaluator<G>>(
                         worker.rebase(child, &replies);
                         worker
                     }
-                    None => worker.insert(Worker::new(
-                        0,
-                        child,
-                        eval,
-                        &shared,
-                        &replies,
-                        Histories::default(),
-                    )),
+                    None => worker.insert(Worker::new(0, child, eval, &shared, &replies)),
                 };
                 let score = if depth == 0 {
                     worker.quiesce()
