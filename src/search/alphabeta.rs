@@ -498,14 +498,16 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.publish_nodes();
         let shared = self.shared;
         let control = shared.control;
+        // Every thread minds the node limit: a helper that waited for the main thread to
+        // notice could overshoot it by as much as the main thread was kept off the CPU.
         self.stopped = control.is_stopped()
             || shared.abort.load(Ordering::Relaxed)
+            || limits.nodes.is_some_and(|max| shared.total_nodes() >= max)
             || (self.id == 0
-                && (limits.nodes.is_some_and(|max| shared.total_nodes() >= max)
-                    || (!limits.infinite
-                        && limits
-                            .depth
-                            .is_some_and(|d| shared.deepest_depth.load(Ordering::Relaxed) >= d))
+                && ((!limits.infinite
+                    && limits
+                        .depth
+                        .is_some_and(|d| shared.deepest_depth.load(Ordering::Relaxed) >= d))
                     || (!control.is_pondering()
                         && shared
                             .budget
