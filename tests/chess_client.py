@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """python-chess's `chess.engine` drives qiyi over UCI with every feature it offers:
 a short game with pondering, analysis with MultiPV 3, limits by time, depth, nodes and
-mate, `searchmoves`, and stopping an infinite analysis. Run by tests/chess_client.rs with
+mate, win/draw/loss, `searchmoves`, and stopping an infinite analysis. Run by tests/chess_client.rs with
 the binary's path; exits non-zero (with a message) on the first failure.
 """
 import sys
@@ -70,6 +70,22 @@ def main(path):
         check(result.move == chess.Move.from_uci("h5f7"), "missed Qxf7# : %s" % result.move)
         score = result.info["score"].white()
         check(score.is_mate() and score.mate() == 1, "mate score %r" % score)
+
+        # Win/draw/loss with UCI_ShowWDL: python-chess reads `wdl` from each info line; a
+        # position a queen up reads as mostly won for the side to move, and it is off
+        # again once unset.
+        check("UCI_ShowWDL" in engine.options, "option UCI_ShowWDL not declared")
+        check(engine.options["UCI_ShowWDL"].default is False, "UCI_ShowWDL on by default")
+        engine.configure({"UCI_ShowWDL": True})
+        queen_up = chess.Board("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3")
+        info = engine.analyse(queen_up, chess.engine.Limit(depth=6))
+        check("wdl" in info, "no wdl in %r" % info)
+        wdl = info["wdl"].relative
+        check(wdl.total() == 1000, "wdl %r does not sum to 1000" % (wdl,))
+        check(wdl.wins > 900, "a queen up, wdl %r" % (wdl,))
+        engine.configure({"UCI_ShowWDL": False})
+        info = engine.analyse(queen_up, chess.engine.Limit(depth=4))
+        check("wdl" not in info, "wdl %r with UCI_ShowWDL off" % info.get("wdl"))
 
         # searchmoves restricts the root.
         only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]

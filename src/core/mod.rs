@@ -300,6 +300,12 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     fn oracle(&self) -> Option<Box<dyn Oracle<G>>> {
         None
     }
+    /// The chances of a win, a draw and a loss, per mille, for the side to move in `pos`
+    /// when the search says `score`, by a model fitted to the engine's games; `None` for
+    /// an evaluation without one, for which the engine offers no `UCI_ShowWDL`.
+    fn win_draw_loss(&self, _pos: &G, _score: Score) -> Option<[u32; 3]> {
+        None
+    }
     /// Options of the evaluation itself (chess: `EvalFile`).
     fn options(&self) -> Vec<OptionSpec> {
         Vec::new()

@@ -44,7 +44,8 @@ pub(super) fn engine_options() -> Vec<OptionSpec> {
 }
 
 /// The options a game declares besides the shared ones: the search over worlds' when it
-/// may hide information, its rule options, its evaluation's and its oracle's.
+/// may hide information, `UCI_ShowWDL` when its evaluation has a model of results, its
+/// rule options, its evaluation's and its oracle's.
 pub(crate) fn game_options<G: Game, E: Evaluator<G>>(
     eval: &E,
     oracle: Option<&dyn Oracle<G>>,
@@ -57,8 +58,15 @@ pub(crate) fn game_options<G: Game, E: Evaluator<G>>(
             max: 1_000_000,
         },
     });
+    let wdl = eval
+        .win_draw_loss(&G::start_position(), 0)
+        .map(|_| OptionSpec {
+            name: "UCI_ShowWDL",
+            kind: OptionKind::Check { default: false },
+        });
     worlds
         .into_iter()
+        .chain(wdl)
         .chain(G::rule_options())
         .chain(eval.options())
         .chain(oracle.iter().flat_map(|o| o.options()))
@@ -78,6 +86,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     rules: Vec<(String, String)>,
     hash_mb: usize,
     params: SearchParams,
+    /// `UCI_ShowWDL`: each `info` line gives the chances of a win, draw and loss.
+    show_wdl: bool,
     tt: Arc<TranspositionTable>,
     control: Arc<Control>,
     job: Option<JoinHandle<()>>,
@@ -101,6 +111,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             rules: Vec::new(),
             hash_mb: 16,
             params: SearchParams::default(),
+            show_wdl: false,
             tt: Arc::new(TranspositionTable::new(16)),
             control: Arc::new(Control::default()),
             job: None,
@@ -149,7 +160,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         };
         let rule_position = match spec.name {
             "Hash" | "Threads" | "MultiPV" | "Move Overhead" | "MoveTimeLimit" | "Clear Hash"
-            | "Ponder" | "Worlds" => None,
+            | "Ponder" | "Worlds" | "UCI_ShowWDL" => None,
             _ if for_oracle || configured.is_some() => None,
             rule => {
                 let mut pos = self.position.clone();
@@ -188,6 +199,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             "MoveTimeLimit" => self.params.time.move_time_limit = number(),
             "Clear Hash" => self.tt.clear(),
             "Ponder" => {}
+            "UCI_ShowWDL" => self.show_wdl = value == "true",
             name if for_oracle => {
                 if let Some(oracle) = self.oracle.as_mut() {
                     oracle.set_option(name, &value);
@@ -258,8 +270,14 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let pos = self.position.clone();
         let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
         let (out, dialect, params) = (self.out.clone(), self.dialect, self.params);
+        let show_wdl = self.show_wdl;
         self.spawn(move || {
-            let mut report = |r: &Report<G::Move>| out.line(&info_line::<G>(dialect, r));
+            let mut report = |r: &Report<G::Move>| {
+                let wdl = show_wdl
+                    .then(|| eval.win_draw_loss(&pos, r.score))
+                    .flatten();
+                out.line(&info_line::<G>(dialect, r, wdl))
+            };
             let result = match verdict {
                 Some(Verdict::Play { score, pv }) => {
                     search::known_line(pv, score, &control, &limits, &mut report)
@@ -382,9 +400,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 }
 
 /// One `info` line, in the order Stockfish prints its fields.
-fn info_line<G: Game>(dialect: &dyn Dialect, r: &Report<G::Move>) -> String {
+fn info_line<G: Game>(dialect: &dyn Dialect, r: &Report<G::Move>, wdl: Option<[u32; 3]>) -> String {
+    let wdl = wdl.map_or(String::new(), |[w, d, l]| format!(" wdl {w} {d} {l}"));
     let mut line = format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {}{wdl} nodes {} nps {} hashfull {} time {}",
         r.depth,
         r.seldepth,
         r.multipv,

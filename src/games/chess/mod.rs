@@ -37,6 +37,7 @@ pub mod nnue;
 mod see;
 mod tables;
 pub mod train;
+mod wdl;
 mod weights;
 mod zobrist;
 

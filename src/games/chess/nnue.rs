@@ -383,6 +383,12 @@ impl Evaluator<Position> for Evaluation {
         }]
     }
 
+    /// The model is fitted to games of the hand-written evaluation; a network's scores are
+    /// read by it too until one is fitted to its own games.
+    fn win_draw_loss(&self, pos: &Position, score: Score) -> Option<[u32; 3]> {
+        Some(super::wdl::win_draw_loss(pos, score))
+    }
+
     fn configured(&self, name: &str, value: &str) -> Result<Evaluation, String> {
         if name != EVAL_FILE {
             return Err(format!(
