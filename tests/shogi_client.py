@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """cshogi's `cshogi.usi.Engine` drives qiyi over USI with every command a shogi GUI
 sends: usi, setoption, isready, usinewgame, position, go byoyomi/btime/wtime, go ponder with
-ponderhit and stop, go infinite with stop, go mate, gameover and quit; then a 60-ply game
+ponderhit and stop, go infinite with stop, go mate, gameover and quit; the tournament
+options EnteringKingRule and MaxMovesToDraw; then a 60-ply game
 at 300 ms byoyomi in which cshogi checks that every move is legal and the referee's clock
 that none is late. Run by tests/shogi_client.rs with the binary's path; exits non-zero
 (with a message) on the first failure.
@@ -141,6 +142,40 @@ def main(path):
         engine.position(sfen="sfen " + short)
         move, _ = engine.go(byoyomi=100)
         check(move != "win" and legal(cshogi.Board(short), move), "bad answer at 27: %s" % move)
+
+        # EnteringKingRule: the 24-point rule wants 31 points (33 here declare, 28 do
+        # not); without a rule nothing declares; back to CSA's 27-point rule.
+        engine.setoption("EnteringKingRule", "CSARule24")
+        engine.isready()
+        engine.position(sfen="sfen " + declare)
+        move, _ = engine.go(byoyomi=100)
+        check(move != "win" and legal(cshogi.Board(declare), move), "28 points declared under CSARule24: %s" % move)
+        rich = "+B+R2K2+P1/4+P2+P1/+P+P+P+P3+P1/9/9/9/6k2/9/9 b RBGSNLPgsnlp 1"
+        engine.position(sfen="sfen " + rich)
+        move, _ = engine.go(byoyomi=100)
+        check(move == "win", "33 points under CSARule24: %s" % move)
+        engine.setoption("EnteringKingRule", "NoEnteringKing")
+        engine.isready()
+        engine.position(sfen="sfen " + rich)
+        move, _ = engine.go(byoyomi=100)
+        check(move != "win" and legal(cshogi.Board(rich), move), "declared without a rule: %s" % move)
+        engine.setoption("EnteringKingRule", "CSARule27")
+        engine.isready()
+
+        # MaxMovesToDraw: a mate in five plies from ply 100 counts while the game lasts to
+        # ply 104, and not when it ends at ply 103 (nor in the search: no mate score).
+        late = "7nl/7k1/9/7pp/6N2/9/9/9/4K4 b GS 100"
+        for limit, mates in [(0, True), (104, True), (103, False)]:
+            engine.setoption("MaxMovesToDraw", str(limit))
+            engine.isready()
+            engine.position(sfen="sfen " + late)
+            infos = []
+            move, _ = engine.go(byoyomi=1000, listener=infos.append)
+            check(legal(cshogi.Board(late), move), "illegal move %s at limit %d" % (move, limit))
+            found = any(" score mate 5 " in l for l in infos)
+            check(found == mates, "limit %d: mate in 5 reported %s: %r" % (limit, found, infos[-2:]))
+        engine.setoption("MaxMovesToDraw", "0")
+        engine.isready()
 
         # go mate: a mate found, proven impossible, or out of time.
         tsume = "7nl/7k1/9/7pp/6N2/9/9/9/4K4 b GS 1"

@@ -206,6 +206,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 }
             }
             rule => {
+                // What the table holds was scored under the old rules.
+                self.tt.clear();
                 self.position = rule_position.expect("rule options made a position above");
                 self.rules.retain(|(n, _)| n != rule);
                 self.rules.push((rule.to_string(), value));

@@ -276,6 +276,37 @@ pub struct Position {
     /// each slot of [`SEEN_SLOTS`]: sennichite needs four occurrences, and a slot below
     /// four rules them out without walking back through a long game's history.
     pub(super) seen: [u16; SEEN_SLOTS],
+    /// The tournament rules in force (options, not part of the position's notation).
+    pub(super) rules: Rules,
+}
+
+/// Which entering-king declarations win, under the names YaneuraOu gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnteringKingRule {
+    /// No declaration: an entered king must still mate or be mated.
+    None,
+    /// 31 points or more, for either side.
+    Csa24,
+    /// CSA's rule: 28 points for sente, 27 for gote.
+    Csa27,
+}
+
+/// Rules that tournaments set differently, as USI options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub entering_king: EnteringKingRule,
+    /// The game is drawn once this many plies have been played (the position's move
+    /// number is past it); 0 for no limit.
+    pub max_moves_to_draw: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            entering_king: EnteringKingRule::Csa27,
+            max_moves_to_draw: 0,
+        }
+    }
 }
 
 /// Slots of [`Position::seen`], a power of two indexed by the key's low bits.
@@ -323,6 +354,7 @@ impl Position {
             checked: false,
             history: Vec::with_capacity(HISTORY_CAPACITY),
             seen: [0; SEEN_SLOTS],
+            rules: Rules::default(),
         }
     }
 

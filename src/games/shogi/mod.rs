@@ -12,9 +12,11 @@
 //!
 //! The end of the game, beyond checkmate: no legal move loses (stalemate too); the fourth
 //! occurrence of a position (board, hands, side to move) is sennichite, a draw unless one
-//! side gave check with every move of the repetition, who then loses; and a side whose
-//! king has entered the enemy camp with enough material may declare a win (the CSA
-//! 27-point rule), which the engine claims with `bestmove win`.
+//! side gave check with every move of the repetition, who then loses; a side whose king
+//! has entered the enemy camp with enough material may declare a win (option
+//! `EnteringKingRule`: the CSA 27-point rule by default, the 24-point rule, or none),
+//! which the engine claims with `bestmove win`; and a tournament may end a game drawn
+//! after a number of plies (option `MaxMovesToDraw`, as Floodgate's 256).
 //!
 //! ```
 //! use qiyi::core::Game;
@@ -41,7 +43,7 @@ mod tables;
 mod weights;
 mod zobrist;
 
-pub use board::{Color, Move, Position, Square, Undo};
+pub use board::{Color, EnteringKingRule, Move, Position, Rules, Square, Undo};
 pub use eval::Eval;
 pub use sfen::{START_SFEN, SfenError};
 pub use tables::{
@@ -49,12 +51,21 @@ pub use tables::{
     PRO_SILVER, ROOK, SILVER,
 };
 
-use crate::core::{Game, MateAnswer, MoveList, Outcome};
+use crate::core::{Game, MateAnswer, MoveList, OptionKind, OptionSpec, Outcome};
 use board::is_color;
 use tables::{SQUARES, relative_row};
 
 /// Occurrences of one position that end the game (sennichite).
 const SENNICHITE: usize = 4;
+
+const ENTERING_KING_RULE: &str = "EnteringKingRule";
+const MAX_MOVES_TO_DRAW: &str = "MaxMovesToDraw";
+/// `EnteringKingRule`'s values, as YaneuraOu spells them.
+const ENTERING_KING_RULES: [(&str, EnteringKingRule); 3] = [
+    ("NoEnteringKing", EnteringKingRule::None),
+    ("CSARule24", EnteringKingRule::Csa24),
+    ("CSARule27", EnteringKingRule::Csa27),
+];
 
 impl Position {
     /// The sennichite ruling, when the current position (board, hands, side to move) occurs
@@ -101,12 +112,19 @@ impl Position {
         Some(Outcome::Draw)
     }
 
-    /// Whether the side to move may declare a win (CSA's 27-point rule): its king is in
-    /// the enemy camp (the far three ranks) and not in check, at least ten of its other
-    /// pieces are there too, and those pieces plus its hand count at least 28 points for
-    /// sente or 27 for gote, rook and bishop (promoted or not) 5 points and the rest 1.
-    /// That the declarer still has time on the clock is the GUI's to know.
+    /// Whether the side to move may declare a win under the `EnteringKingRule` in force:
+    /// its king is in the enemy camp (the far three ranks) and not in check, at least ten
+    /// of its other pieces are there too, and those pieces plus its hand count enough
+    /// points, rook and bishop (promoted or not) 5 and the rest 1: under CSA's 27-point
+    /// rule 28 for sente and 27 for gote, under the 24-point rule 31 for either. That the
+    /// declarer still has time on the clock is the GUI's to know.
     pub fn declaration_wins(&self) -> bool {
+        let needed = match self.rules.entering_king {
+            EnteringKingRule::None => return false,
+            EnteringKingRule::Csa24 => 31,
+            EnteringKingRule::Csa27 if self.side == 0 => 28,
+            EnteringKingRule::Csa27 => 27,
+        };
         let us = self.side;
         let Some(king) = self.king(us) else {
             return false;
@@ -128,7 +146,13 @@ impl Position {
         for kind in PAWN..=GOLD {
             total += points(kind) * u32::from(self.hands[us][usize::from(kind)]);
         }
-        pieces >= 10 && total >= if us == 0 { 28 } else { 27 }
+        pieces >= 10 && total >= needed
+    }
+
+    /// Whether `MaxMovesToDraw` plies have been played.
+    fn out_of_moves(&self) -> bool {
+        let max = self.rules.max_moves_to_draw;
+        max > 0 && self.move_number > max
     }
 
     /// A diagram with sente at the bottom, then `Sfen:`, `Key:` and `Checkers:`.
@@ -213,11 +237,23 @@ impl Game for Position {
         self.take_back(mv, undo);
     }
 
-    /// Sennichite (see [`Position::sennichite`]), or a win for the side to move when it
-    /// may declare one (the engine always does).
+    /// Sennichite (see [`Position::sennichite`]); once `MaxMovesToDraw` plies are played,
+    /// a draw, unless the last of them mated (a mate on the last allowed ply still wins);
+    /// or a win for the side to move when it may declare one (the engine always does).
     fn outcome(&self) -> Option<Outcome> {
-        self.sennichite()
-            .or_else(|| self.declaration_wins().then_some(Outcome::Win(self.side)))
+        if let Some(outcome) = self.sennichite() {
+            return Some(outcome);
+        }
+        if self.out_of_moves() {
+            let mut moves = MoveList::new();
+            self.generate_legal(&mut moves);
+            return Some(if moves.is_empty() {
+                self.no_move_outcome()
+            } else {
+                Outcome::Draw
+            });
+        }
+        self.declaration_wins().then_some(Outcome::Win(self.side))
     }
 
     /// No legal move loses, in check or not.
@@ -282,7 +318,52 @@ impl Game for Position {
     }
 
     fn can_claim_win(&self) -> bool {
-        self.declaration_wins()
+        !self.out_of_moves() && self.declaration_wins()
+    }
+
+    fn rule_options() -> Vec<OptionSpec> {
+        const NAMES: [&str; 3] = [
+            ENTERING_KING_RULES[0].0,
+            ENTERING_KING_RULES[1].0,
+            ENTERING_KING_RULES[2].0,
+        ];
+        vec![
+            OptionSpec {
+                name: ENTERING_KING_RULE,
+                kind: OptionKind::Combo {
+                    default: "CSARule27",
+                    vars: &NAMES,
+                },
+            },
+            OptionSpec {
+                name: MAX_MOVES_TO_DRAW,
+                kind: OptionKind::Spin {
+                    default: 0,
+                    min: 0,
+                    max: 100_000,
+                },
+            },
+        ]
+    }
+
+    fn set_rule_option(&mut self, name: &str, value: &str) -> anyhow::Result<bool> {
+        let Some(spec) = Self::rule_options()
+            .into_iter()
+            .find(|spec| spec.name.eq_ignore_ascii_case(name))
+        else {
+            return Ok(false);
+        };
+        let value = spec.validate(value).map_err(anyhow::Error::msg)?;
+        if spec.name == MAX_MOVES_TO_DRAW {
+            self.rules.max_moves_to_draw = value.parse()?;
+        } else {
+            self.rules.entering_king = ENTERING_KING_RULES
+                .iter()
+                .find(|(text, _)| *text == value)
+                .map(|&(_, rule)| rule)
+                .ok_or_else(|| anyhow::anyhow!("{ENTERING_KING_RULE} has no value {value}"))?;
+        }
+        Ok(true)
     }
 
     #[inline]

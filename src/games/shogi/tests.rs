@@ -334,3 +334,61 @@ fn noisy_generation_is_the_legal_captures_and_promotions() {
         }
     }
 }
+
+/// `EnteringKingRule` picks the declaration: 28 points for sente under CSA's 27-point rule
+/// (the default), 31 under the 24-point rule, none at all without one.
+#[test]
+fn the_entering_king_rule_option() {
+    let with = |sfen: &str, rule: &str| {
+        let mut p = pos(sfen);
+        assert!(p.set_rule_option("EnteringKingRule", rule).unwrap());
+        p.can_claim_win()
+    };
+    let points_28 = "+B+R2K2+P1/4+P2+P1/+P+P+P+P3+P1/9/9/9/6k2/9/9 b BGSNLPgsnlp 1";
+    let points_33 = "+B+R2K2+P1/4+P2+P1/+P+P+P+P3+P1/9/9/9/6k2/9/9 b RBGSNLPgsnlp 1";
+    assert!(pos(points_28).can_claim_win());
+    assert!(with(points_28, "CSARule27"));
+    assert!(!with(points_28, "CSARule24"));
+    assert!(
+        with(points_33, "csarule24"),
+        "option values are not case-sensitive"
+    );
+    assert!(!with(points_33, "NoEnteringKing"));
+    assert_eq!(
+        {
+            let mut p = pos(points_33);
+            p.set_rule_option("EnteringKingRule", "NoEnteringKing")
+                .unwrap();
+            p.outcome()
+        },
+        None
+    );
+    let mut p = pos(points_28);
+    assert!(p.set_rule_option("EnteringKingRule", "TryRule").is_err());
+    assert!(p.can_claim_win(), "a refused value changed the rule");
+}
+
+/// `MaxMovesToDraw`: once that many plies are played the game is drawn, unless the last
+/// of them mated; 0 is no limit.
+#[test]
+fn the_max_moves_to_draw_option() {
+    let limited = |sfen: &str, max: &str| {
+        let mut p = pos(sfen);
+        assert!(p.set_rule_option("MaxMovesToDraw", max).unwrap());
+        p
+    };
+    // Move number 11: ten plies have been played.
+    let quiet = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 11";
+    assert_eq!(limited(quiet, "10").outcome(), Some(Outcome::Draw));
+    assert_eq!(limited(quiet, "11").outcome(), None);
+    assert_eq!(limited(quiet, "0").outcome(), None);
+    // Gote is mated by the tenth ply: the mate stands.
+    let mated = "4k4/4G4/4P4/9/9/9/9/9/4K4 w - 11";
+    assert_eq!(limited(mated, "10").outcome(), Some(Outcome::Win(0)));
+    // No declaration after the end either.
+    let declare = "+B+R2K2+P1/4+P2+P1/+P+P+P+P3+P1/9/9/9/6k2/9/9 b BGSNLPgsnlp 11";
+    let over = limited(declare, "10");
+    assert_eq!(over.outcome(), Some(Outcome::Draw));
+    assert!(!over.can_claim_win());
+    assert!(pos(quiet).set_rule_option("MaxMovesToDraw", "-1").is_err());
+}
