@@ -192,7 +192,7 @@ fn main() -> ExitCode {
 
 fn bench(game: &str, depth: Option<u32>, threads: usize, hash: usize) -> anyhow::Result<()> {
     let games: Vec<GameKind> = if game == "all" {
-        GameKind::available().collect()
+        GameKind::ALL.into_iter().collect()
     } else {
         vec![parse_game(game).map_err(anyhow::Error::msg)?]
     };

@@ -42,29 +42,6 @@ impl GameKind {
             .find(|g| g.name().eq_ignore_ascii_case(name))
     }
 
-    /// Whether this build plays the game; the others answer a clear error.
-    pub fn is_available(self) -> bool {
-        matches!(
-            self,
-            GameKind::Chess | GameKind::Shogi | GameKind::Junqi | GameKind::FourSquare
-        )
-    }
-
-    /// The games this build plays.
-    pub fn available() -> impl Iterator<Item = GameKind> {
-        GameKind::ALL.into_iter().filter(|g| g.is_available())
-    }
-
-    /// The error for a game this build cannot play yet.
-    pub fn unavailable(self) -> String {
-        let names: Vec<&str> = GameKind::available().map(GameKind::name).collect();
-        format!(
-            "{} is not available yet; this build plays {}",
-            self.name(),
-            names.join(", ")
-        )
-    }
-
     /// Which players a `go` clock token (`wtime` → `w`, `p1inc` → `p1`) belongs to. In
     /// Junqi `p1`/`p2` are the teams (S+N, E+W), so one clock serves both partners, while
     /// `stime`..`wtime` are the seats' own.
@@ -87,7 +64,7 @@ impl GameKind {
     /// The `Game` option as the protocol declares it, with `self` as the current value.
     pub fn option(self) -> OptionSpec {
         static VARS: Lazy<Vec<&'static str>> =
-            Lazy::new(|| GameKind::available().map(GameKind::name).collect());
+            Lazy::new(|| GameKind::ALL.into_iter().map(GameKind::name).collect());
         OptionSpec {
             name: "Game",
             kind: OptionKind::Combo {

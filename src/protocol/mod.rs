@@ -167,7 +167,8 @@ impl Loop {
                 }
                 None => {
                     let current = self.kind();
-                    GameKind::available()
+                    GameKind::ALL
+                        .into_iter()
                         .filter(|&kind| kind != current)
                         .flat_map(GameKind::own_options)
                         .find(|spec| spec.name.eq_ignore_ascii_case(&name))
@@ -176,7 +177,7 @@ impl Loop {
         } else {
             engine_options()
                 .into_iter()
-                .chain(GameKind::available().flat_map(GameKind::own_options))
+                .chain(GameKind::ALL.into_iter().flat_map(GameKind::own_options))
                 .find(|spec| spec.name.eq_ignore_ascii_case(&name))
         };
         let spec = spec.ok_or_else(|| format!("unknown option {}", quote(&name)))?;
@@ -214,16 +215,13 @@ impl Loop {
 
     fn set_game(&mut self, value: &str) -> Result<(), String> {
         let kind = GameKind::from_name(value).ok_or_else(|| {
-            let names: Vec<&str> = GameKind::available().map(GameKind::name).collect();
+            let names: Vec<&str> = GameKind::ALL.into_iter().map(GameKind::name).collect();
             format!(
                 "unknown game {}; choose one of {}",
                 quote(value),
                 names.join(", ")
             )
         })?;
-        if !kind.is_available() {
-            return Err(kind.unavailable());
-        }
         self.game_fixed = true;
         if self.session.as_ref().is_some_and(|s| s.kind() == kind) {
             return Ok(());
