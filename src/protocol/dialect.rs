@@ -127,6 +127,8 @@ impl Dialect for Usi {
         match name.to_ascii_lowercase().as_str() {
             "usi_hash" => Some("Hash"),
             "usi_ponder" => Some("Ponder"),
+            // YaneuraOu's name.
+            "skilllevel" => Some("Skill Level"),
             _ => None,
         }
     }

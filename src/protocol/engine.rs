@@ -11,7 +11,9 @@ use crate::core::{
 };
 use crate::games::GameKind;
 use crate::perft;
-use crate::search::{self, Control, Limits, Report, SearchParams, TimeBudget, TranspositionTable};
+use crate::search::{
+    self, Control, FULL_SKILL, Limits, Report, SearchParams, Skill, TimeBudget, TranspositionTable,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -36,6 +38,12 @@ pub(super) fn engine_options() -> Vec<OptionSpec> {
         },
         spin("Move Overhead", 30, 0, 5000),
         spin("MoveTimeLimit", 60_000, 1, 3_600_000),
+        spin(
+            "Skill Level",
+            i64::from(FULL_SKILL),
+            0,
+            i64::from(FULL_SKILL),
+        ),
         OptionSpec {
             name: "Clear Hash",
             kind: OptionKind::Button,
@@ -86,6 +94,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     rules: Vec<(String, String)>,
     hash_mb: usize,
     params: SearchParams,
+    /// `Skill Level`: [`FULL_SKILL`] or below.
+    skill_level: u8,
     /// `UCI_ShowWDL`: each `info` line gives the chances of a win, draw and loss.
     show_wdl: bool,
     tt: Arc<TranspositionTable>,
@@ -111,6 +121,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             rules: Vec::new(),
             hash_mb: 16,
             params: SearchParams::default(),
+            skill_level: FULL_SKILL,
             show_wdl: false,
             tt: Arc::new(TranspositionTable::new(16)),
             control: Arc::new(Control::default()),
@@ -160,7 +171,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         };
         let rule_position = match spec.name {
             "Hash" | "Threads" | "MultiPV" | "Move Overhead" | "MoveTimeLimit" | "Clear Hash"
-            | "Ponder" | "Worlds" | "UCI_ShowWDL" => None,
+            | "Ponder" | "Worlds" | "UCI_ShowWDL" | "Skill Level" => None,
             _ if for_oracle || configured.is_some() => None,
             rule => {
                 let mut pos = self.position.clone();
@@ -199,6 +210,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             "MoveTimeLimit" => self.params.time.move_time_limit = number(),
             "Clear Hash" => self.tt.clear(),
             "Ponder" => {}
+            "Skill Level" => self.skill_level = number() as u8,
             "UCI_ShowWDL" => self.show_wdl = value == "true",
             name if for_oracle => {
                 if let Some(oracle) = self.oracle.as_mut() {
@@ -271,7 +283,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         }
         let pos = self.position.clone();
         let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
-        let (out, dialect, params) = (self.out.clone(), self.dialect, self.params);
+        let (out, dialect, mut params) = (self.out.clone(), self.dialect, self.params);
+        params.skill = (self.skill_level < FULL_SKILL).then(|| Skill {
+            level: self.skill_level,
+            seed: rand::random(),
+        });
         let show_wdl = self.show_wdl;
         self.spawn(move || {
             let mut report = |r: &Report<G::Move>| {

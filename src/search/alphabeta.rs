@@ -5,7 +5,7 @@
 //! (a Junqi partner after an elimination, say) is searched without negating the window.
 
 use super::tt::{Bound, TtHit, score_from_tt, score_to_tt};
-use super::{MAX_PLY, Report, ReportFn, SearchResult, Shared};
+use super::{MAX_PLY, Report, ReportFn, SearchResult, Shared, Skill};
 use crate::core::{Evaluator, Game, MATE, MATE_BOUND, MoveList, Outcome, Score, mate_in, mated_in};
 use std::sync::atomic::Ordering;
 
@@ -221,6 +221,22 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             depth += if self.id > 0 && depth >= 4 { 2 } else { 1 };
         }
         self.publish_nodes();
+        if self.id == 0
+            && let Some(skill) = self.shared.skill
+        {
+            let chosen = &self.root_moves[self.weakened_choice(skill)];
+            return SearchResult {
+                best: Some(chosen.mv),
+                ponder: chosen.pv.get(1).copied(),
+                score: if chosen.score == -INFINITY {
+                    chosen.previous
+                } else {
+                    chosen.score
+                },
+                depth: completed,
+                nodes: self.nodes,
+            };
+        }
         // A helper that got deeper than the main thread has the better answer.
         if self.id == 0
             && let Some(deeper) = self.shared.deeper_than(completed)
@@ -263,6 +279,30 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             depth: completed,
             nodes: self.nodes,
         }
+    }
+
+    /// The root line a weakened search plays: each of the best few lines draws a random
+    /// bonus of up to [`Skill::weakness`], and the highest total wins. A line more than
+    /// that below the best (a piece or a seen mate thrown away) can never win, nor is a
+    /// line whose iteration was cut short chosen.
+    fn weakened_choice(&self, skill: Skill) -> usize {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(skill.seed);
+        let weakness = skill.weakness();
+        let lines = self.shared.multipv.min(self.root_moves.len());
+        let mut chosen = 0;
+        let mut top = Score::MIN;
+        for (index, line) in self.root_moves[..lines].iter().enumerate() {
+            if line.score == -INFINITY {
+                continue;
+            }
+            let value = line.score + rng.random_range(0..=weakness);
+            if value > top {
+                top = value;
+                chosen = index;
+            }
+        }
+        chosen
     }
 
     /// Whether the main thread should not start another iteration.

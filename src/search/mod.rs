@@ -96,6 +96,40 @@ pub struct SearchParams {
     /// 0 for as many as the time allows, or [`worlds::UNTIMED_WORLDS`] when `go` gives no
     /// time.
     pub worlds: usize,
+    /// Below full strength, for people to play against (`Skill Level`); `None` at full.
+    pub skill: Option<Skill>,
+}
+
+/// The strength a person asked for: the search stops at a shallow depth and picks at
+/// random among its best few lines, within a margin of the best, so that it errs the
+/// way a weaker player does (a pawn here and there), never by giving away a piece or a
+/// mate it has seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skill {
+    /// 0 (weakest) to [`FULL_SKILL`] − 1.
+    pub level: u8,
+    /// Seeds the random choice; a new one every move.
+    pub seed: u64,
+}
+
+/// The `Skill Level` that is full strength.
+pub const FULL_SKILL: u8 = 20;
+/// Lines a weakened search chooses among.
+const SKILL_CANDIDATES: usize = 4;
+/// Centipawns of randomness, and of the widest loss it may choose, per level below full.
+const SKILL_STEP: Score = 10;
+
+impl Skill {
+    /// The deepest iteration at this level.
+    fn depth(self) -> u32 {
+        1 + u32::from(self.level)
+    }
+
+    /// How far below the best line a chosen line may score, and the spread of the random
+    /// bonus each line draws.
+    fn weakness(self) -> Score {
+        Score::from(FULL_SKILL.saturating_sub(self.level)) * SKILL_STEP
+    }
 }
 
 impl Default for SearchParams {
@@ -105,6 +139,7 @@ impl Default for SearchParams {
             multipv: 1,
             time: TimeSettings::default(),
             worlds: 0,
+            skill: None,
         }
     }
 }
@@ -170,6 +205,8 @@ pub(crate) struct Shared<'a, M> {
     pub deepest: Mutex<Option<Report<M>>>,
     /// That iteration's depth, readable without the lock.
     pub deepest_depth: AtomicU32,
+    /// Set when the search plays below full strength.
+    pub skill: Option<Skill>,
 }
 
 impl<'a, M> Shared<'a, M> {
@@ -192,6 +229,7 @@ impl<'a, M> Shared<'a, M> {
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             deepest: Mutex::new(None),
             deepest_depth: AtomicU32::new(0),
+            skill: None,
         }
     }
 }
@@ -251,14 +289,28 @@ pub fn search<G: Game, E: Evaluator<G>>(
         moves.retain(|mv| searchmoves.contains(mv));
     }
     let threads = params.threads.max(1);
-    let shared = Shared::new(
+    // A weakened search stops shallow and keeps a few lines to choose among.
+    let skill = params.skill.filter(|s| s.level < FULL_SKILL);
+    let weakened;
+    let (limits, multipv) = match skill {
+        Some(skill) => {
+            weakened = Limits {
+                depth: Some(limits.depth.map_or(skill.depth(), |d| d.min(skill.depth()))),
+                ..limits.clone()
+            };
+            (&weakened, params.multipv.max(SKILL_CANDIDATES))
+        }
+        None => (limits, params.multipv),
+    };
+    let mut shared = Shared::new(
         control,
         tt,
         limits,
         TimeBudget::new(limits, root.side_to_move(), params.time),
-        params.multipv.clamp(1, moves.len().max(1)),
+        multipv.clamp(1, moves.len().max(1)),
         threads,
     );
+    shared.skill = skill;
     if moves.is_empty() {
         wait_for_stop(control, limits);
         return SearchResult {

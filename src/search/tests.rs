@@ -519,3 +519,55 @@ fn worlds_are_weighed_by_the_belief() {
         "untimed, the default number of worlds"
     );
 }
+
+/// A weakened search varies its moves from seed to seed, stops at its level's depth, and
+/// never gives away a piece: with the queen attacked by a pawn, every choice at the
+/// weakest level moves the queen. At full level it is the ordinary search.
+#[test]
+fn a_weakened_search_varies_but_never_hangs_a_piece() {
+    use crate::games::chess;
+    let pos = chess::Position::from_notation(
+        "rnb1kbnr/pppp1ppp/8/4p3/4P1q1/5P2/PPPP2PP/RNBQKBNR b KQkq - 0 3",
+    )
+    .unwrap();
+    let queen = pos.parse_move("g4h4").unwrap().from();
+    let run = |skill, depth| {
+        let params = SearchParams {
+            skill,
+            ..SearchParams::default()
+        };
+        let limits = Limits {
+            depth,
+            ..Limits::default()
+        };
+        search(
+            &pos,
+            &chess::Eval,
+            &TranspositionTable::new(1),
+            &Control::default(),
+            &limits,
+            &params,
+            &[],
+            &mut |_| {},
+        )
+    };
+    let mut chosen = std::collections::HashSet::new();
+    for seed in 0..30 {
+        let result = run(Some(Skill { level: 0, seed }), None);
+        let best = result.best.unwrap();
+        assert_eq!(best.from(), queen, "seed {seed}: {best:?} leaves the queen");
+        assert_eq!(result.depth, 1);
+        chosen.insert(best);
+    }
+    assert!(chosen.len() > 1, "always {chosen:?}");
+    assert_eq!(run(Some(Skill { level: 5, seed: 1 }), None).depth, 6);
+    let full = run(
+        Some(Skill {
+            level: FULL_SKILL,
+            seed: 1,
+        }),
+        Some(6),
+    );
+    let plain = run(None, Some(6));
+    assert_eq!((full.best, full.nodes), (plain.best, plain.nodes));
+}
