@@ -43,6 +43,18 @@ struct RootMove<M> {
     pv: Vec<M>,
 }
 
+impl<M> RootMove<M> {
+    /// The last iteration's score, or the one before when the last was cut short before
+    /// it reached this move.
+    fn settled_score(&self) -> Score {
+        if self.score == -INFINITY {
+            self.previous
+        } else {
+            self.score
+        }
+    }
+}
+
 pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     id: usize,
     pos: G,
@@ -224,18 +236,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if self.id == 0
             && let Some(skill) = self.shared.skill
         {
-            let chosen = &self.root_moves[self.weakened_choice(skill)];
-            return SearchResult {
-                best: Some(chosen.mv),
-                ponder: chosen.pv.get(1).copied(),
-                score: if chosen.score == -INFINITY {
-                    chosen.previous
-                } else {
-                    chosen.score
-                },
-                depth: completed,
-                nodes: self.nodes,
-            };
+            return self.line_result(self.weakened_choice(skill), completed);
         }
         // A helper that got deeper than the main thread has the better answer.
         if self.id == 0
@@ -256,27 +257,29 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 nodes: self.nodes,
             };
         }
-        let best = &self.root_moves[0];
         // An interrupted iteration may still have found a better move: say so before it
         // becomes the `bestmove`. The moves not yet searched might be better still, so its
         // score is a lower bound.
         if let Some(report) = report.as_mut()
-            && reported_best != Some(best.mv)
+            && reported_best != Some(self.root_moves[0].mv)
         {
             report(&Report {
                 bound: Some(Bound::Lower),
                 ..self.report(completed.max(1), 0)
             });
         }
+        self.line_result(0, completed)
+    }
+
+    /// The answer of a search that plays root line `index`, `depth` its last completed
+    /// iteration.
+    fn line_result(&self, index: usize, depth: u32) -> SearchResult<G::Move> {
+        let line = &self.root_moves[index];
         SearchResult {
-            best: Some(best.mv),
-            ponder: best.pv.get(1).copied(),
-            score: if best.score == -INFINITY {
-                best.previous
-            } else {
-                best.score
-            },
-            depth: completed,
+            best: Some(line.mv),
+            ponder: line.pv.get(1).copied(),
+            score: line.settled_score(),
+            depth,
             nodes: self.nodes,
         }
     }
@@ -368,11 +371,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
     fn report(&self, depth: u32, index: usize) -> Report<G::Move> {
         let rm = &self.root_moves[index];
-        let score = if rm.score == -INFINITY {
-            rm.previous
-        } else {
-            rm.score
-        };
+        let score = rm.settled_score();
         Report {
             depth,
             seldepth: rm.seldepth.max(depth as usize) as u32,
