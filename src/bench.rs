@@ -57,7 +57,7 @@ impl WithGame for Bench {
                 result.nodes,
                 time.as_millis(),
                 (result.nodes as f64 / time.as_secs_f64().max(1e-9)) as u64,
-                result.best.map_or("(none)".into(), G::move_name),
+                result.best.map_or("(none)".into(), |mv| pos.move_name(mv)),
                 result.score,
                 text
             );

@@ -149,7 +149,7 @@ impl WithGame for PerftRun {
         };
         if self.divide {
             for (mv, n) in &counts {
-                println!("{}: {n}", G::move_name(*mv));
+                println!("{}: {n}", pos.move_name(*mv));
             }
             println!();
         }

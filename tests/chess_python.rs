@@ -79,7 +79,7 @@ fn legal_moves_perft_and_fen_agree_with_python_chess() {
         assert_eq!(pos.to_notation(), case.fen, "FEN printed back");
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let mut ours: Vec<String> = list.iter().map(|&m| Position::move_name(m)).collect();
+        let mut ours: Vec<String> = list.iter().map(|&m| pos.move_name(m)).collect();
         ours.sort();
         assert_eq!(ours, case.moves, "legal moves of {}", case.fen);
         if !case.moves.is_empty() {

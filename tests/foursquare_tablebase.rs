@@ -150,7 +150,7 @@ fn the_start_positions_lines_are_played_out() {
         assert_eq!(Some(line.len() as u32), value.distance(), "{fsn}: {value}");
         let mover = pos.team_to_move();
         for mv in line {
-            let mv = pos.parse_move(&Position::move_name(mv)).unwrap();
+            let mv = pos.parse_move(&pos.move_name(mv)).unwrap();
             pos.make_move(mv);
         }
         let winner = match value {

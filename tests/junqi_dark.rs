@@ -114,7 +114,7 @@ fn dark_and_double_open_moves_are_legal_in_the_true_position() {
                 let mv = answer.split_whitespace().nth(1).unwrap();
                 let mut legal = MoveList::new();
                 truth.legal_moves(&mut legal);
-                let names: Vec<String> = legal.iter().map(|&m| Position::move_name(m)).collect();
+                let names: Vec<String> = legal.iter().map(|&m| truth.move_name(m)).collect();
                 assert!(
                     names.iter().any(|n| n == mv),
                     "{info}: {mv} not in {names:?}"

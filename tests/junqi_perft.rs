@@ -392,7 +392,7 @@ fn move_sets(pos: &Position, naive: &Naive) -> (BTreeSet<String>, BTreeSet<Strin
     let g = graph();
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
-    let engine = moves.iter().map(|&m| Position::move_name(m)).collect();
+    let engine = moves.iter().map(|&m| pos.move_name(m)).collect();
     let reference = if naive.over() {
         BTreeSet::new()
     } else {
@@ -443,7 +443,7 @@ fn root_moves_agree() {
         let naive = naive_from(&case.position);
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
-        let engine: BTreeSet<String> = moves.iter().map(|&m| Position::move_name(m)).collect();
+        let engine: BTreeSet<String> = moves.iter().map(|&m| pos.move_name(m)).collect();
         let reference: BTreeSet<String> = if naive.over() {
             BTreeSet::new()
         } else {

@@ -87,8 +87,7 @@ fn legal_moves_sfens_and_perft_agree_with_cshogi() {
         assert_eq!(pos.in_check(), case.check, "check status of {}", case.sfen);
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let mut ours: Vec<(String, _)> =
-            list.iter().map(|&m| (Position::move_name(m), m)).collect();
+        let mut ours: Vec<(String, _)> = list.iter().map(|&m| (pos.move_name(m), m)).collect();
         ours.sort_by(|a, b| a.0.cmp(&b.0));
         let names: Vec<&String> = ours.iter().map(|(name, _)| name).collect();
         let theirs: Vec<&String> = case.moves.iter().collect();

@@ -203,11 +203,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         moves
             .iter()
             .copied()
-            .find(|&mv| Self::move_name(mv) == text)
+            .find(|&mv| self.move_name(mv) == text)
             .ok_or_else(|| anyhow::anyhow!("illegal move '{text}' in {}", self.to_notation()))
     }
-    /// The move in the game's notation.
-    fn move_name(mv: Self::Move) -> String;
+    /// The move in the game's notation, as this position's conventions spell it (chess
+    /// castles king-takes-rook under `UCI_Chess960`). Those conventions hold for a whole
+    /// game, so a line of moves from this position (a principal variation) is named by
+    /// it too: a name may depend on them, never on where pieces stand.
+    fn move_name(&self, mv: Self::Move) -> String;
 
     /// Whether the side to move may end the game now by claiming a win instead of moving
     /// (shogi's entering-king declaration); the protocol then answers with the dialect's

@@ -294,7 +294,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 let wdl = show_wdl
                     .then(|| eval.win_draw_loss(&pos, r.score))
                     .flatten();
-                out.line(&info_line::<G>(dialect, r, wdl))
+                out.line(&info_line(dialect, &pos, r, wdl))
             };
             let result = match verdict {
                 Some(Verdict::Play { score, pv }) => {
@@ -311,8 +311,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                     &mut report,
                 ),
             };
-            let best = result.best.map(G::move_name);
-            let ponder = result.ponder.map(G::move_name);
+            let best = result.best.map(|mv| pos.move_name(mv));
+            let ponder = result.ponder.map(|mv| pos.move_name(mv));
             vec![dialect.bestmove(best.as_deref(), ponder.as_deref())]
         })
     }
@@ -335,7 +335,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             let stop = || control.is_stopped() || limit.is_some_and(|l| control.elapsed() >= l);
             let answer = match pos.search_mate(&stop) {
                 MateAnswer::Mate(line) => {
-                    let names: Vec<String> = line.into_iter().map(G::move_name).collect();
+                    let names: Vec<String> = line.into_iter().map(|mv| pos.move_name(mv)).collect();
                     names.join(" ")
                 }
                 MateAnswer::NoMate => "nomate".into(),
@@ -362,7 +362,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             };
             let mut lines: Vec<String> = counts
                 .iter()
-                .map(|(mv, n)| format!("{}: {n}", G::move_name(*mv)))
+                .map(|(mv, n)| format!("{}: {n}", pos.move_name(*mv)))
                 .collect();
             let total: u64 = if depth == 0 {
                 1
@@ -418,7 +418,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 }
 
 /// One `info` line, in the order Stockfish prints its fields.
-fn info_line<G: Game>(dialect: &dyn Dialect, r: &Report<G::Move>, wdl: Option<[u32; 3]>) -> String {
+/// The line's moves are named by the root position `pos`.
+fn info_line<G: Game>(
+    dialect: &dyn Dialect,
+    pos: &G,
+    r: &Report<G::Move>,
+    wdl: Option<[u32; 3]>,
+) -> String {
     let wdl = wdl.map_or(String::new(), |[w, d, l]| format!(" wdl {w} {d} {l}"));
     let mut line = format!(
         "info depth {} seldepth {} multipv {} score {}{wdl} nodes {} nps {} hashfull {} time {}",
@@ -435,7 +441,7 @@ fn info_line<G: Game>(dialect: &dyn Dialect, r: &Report<G::Move>, wdl: Option<[u
         line.push_str(" pv");
         for &mv in &r.pv {
             line.push(' ');
-            line.push_str(&G::move_name(mv));
+            line.push_str(&pos.move_name(mv));
         }
     }
     if let Some((worlds, probability)) = r.worlds {

@@ -101,7 +101,7 @@ impl Game for TicTacToe {
     fn move_index(mv: u8) -> usize {
         mv as usize
     }
-    fn move_name(mv: u8) -> String {
+    fn move_name(&self, mv: u8) -> String {
         mv.to_string()
     }
 }
@@ -228,7 +228,7 @@ impl Game for TeamNim {
     fn move_index(mv: u32) -> usize {
         mv as usize
     }
-    fn move_name(mv: u32) -> String {
+    fn move_name(&self, mv: u32) -> String {
         mv.to_string()
     }
 }
@@ -487,7 +487,7 @@ impl Game for Coin {
     fn move_index(mv: u8) -> usize {
         mv as usize
     }
-    fn move_name(mv: u8) -> String {
+    fn move_name(&self, mv: u8) -> String {
         ["heads", "tails"][mv as usize].to_string()
     }
     fn hidden(&self) -> Option<&dyn crate::core::Hidden<Self>> {

@@ -287,7 +287,7 @@ impl Game for Position {
             .ok_or_else(|| anyhow::anyhow!("illegal move '{text}' in {}", self.fen()))
     }
 
-    fn move_name(mv: Move) -> String {
+    fn move_name(&self, mv: Move) -> String {
         mv.to_string()
     }
 }

@@ -128,7 +128,7 @@ impl Game for Position {
             .ok_or_else(|| anyhow::anyhow!("illegal move '{text}' in {}", self.fsn()))
     }
 
-    fn move_name(mv: Move) -> String {
+    fn move_name(&self, mv: Move) -> String {
         mv.to_string()
     }
 
@@ -174,7 +174,10 @@ mod tests {
         assert_eq!(start, pos("bbbb/4/4/wwww b"));
         assert_eq!(start.to_notation(), "bbbb/4/4/wwww b");
         assert_eq!(start.side_to_move(), BLACK);
-        let names: Vec<String> = legal(&start).into_iter().map(Position::move_name).collect();
+        let names: Vec<String> = legal(&start)
+            .into_iter()
+            .map(|mv| start.move_name(mv))
+            .collect();
         assert_eq!(names, ["a4a3", "b4b3", "c4c3", "d4d3"]);
     }
 
@@ -217,7 +220,7 @@ mod tests {
             capture: Move::NO_CAPTURE,
         };
         assert_eq!(Position::move_index(mv), 251);
-        assert_eq!(Position::move_name(mv), "d4d3");
+        assert_eq!(Position::start_position().move_name(mv), "d4d3");
     }
 
     #[test]

@@ -274,7 +274,7 @@ impl Game for Position {
         }
     }
 
-    fn move_name(mv: Move) -> String {
+    fn move_name(&self, mv: Move) -> String {
         mv.to_string()
     }
 

@@ -62,7 +62,7 @@ fn build(side: char, pieces: &[(&str, &str)]) -> Position {
 fn names(pos: &Position) -> Vec<String> {
     let mut moves = MoveList::new();
     pos.legal_moves(&mut moves);
-    moves.iter().map(|&m| Position::move_name(m)).collect()
+    moves.iter().map(|&m| pos.move_name(m)).collect()
 }
 
 fn from(pos: &Position, sq: &str) -> Vec<String> {
@@ -605,7 +605,7 @@ fn random_walks_round_trip_and_unmake_restores() {
                 1..=2 => Move::PASS,
                 _ => moves[rng.random_range(0..moves.len())],
             };
-            let name = Position::move_name(mv);
+            let name = pos.move_name(mv);
             assert_eq!(pos.parse_move(&name).unwrap(), mv);
             let before = pos.to_notation();
             let hash = pos.hash();

@@ -313,7 +313,7 @@ impl Game for Position {
             .ok_or_else(|| anyhow::anyhow!("illegal move '{text}' in {}", self.sfen()))
     }
 
-    fn move_name(mv: Move) -> String {
+    fn move_name(&self, mv: Move) -> String {
         mv.to_string()
     }
 
