@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """python-chess's `chess.engine` drives qiyi over UCI with every feature it offers:
 a short game with pondering, analysis with MultiPV 3, limits by time, depth, nodes and
-mate, win/draw/loss, `searchmoves`, and stopping an infinite analysis. Run by tests/chess_client.rs with
-the binary's path; exits non-zero (with a message) on the first failure.
+mate, win/draw/loss, `searchmoves`, stopping an infinite analysis, and Chess960 games
+(python-chess sets UCI_Chess960 itself and sends Shredder-FENs and king-takes-rook
+castling). Run by tests/chess_client.rs with the binary's path; exits non-zero (with a
+message) on the first failure.
 """
 import sys
 import time
@@ -98,6 +100,34 @@ def main(path):
             analysis.stop()
             best = analysis.wait()
         check(best.move in board.legal_moves, "analysis best move %s" % best.move)
+
+        # Chess960: whole games from seeded starts (one double Fischer random), every move
+        # legal in python-chess's eyes. Castling is king takes rook both ways.
+        check("UCI_Chess960" in engine.options, "option UCI_Chess960 not declared")
+        castlings = 0
+        for start in [518, 0, 959, "nrkbbqnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQRNB w FAhb - 0 1"]:
+            if isinstance(start, int):
+                board = chess.Board.from_chess960_pos(start)
+            else:
+                board = chess.Board(start, chess960=True)
+            while not board.is_game_over(claim_draw=True) and board.ply() < 160:
+                result = engine.play(board, chess.engine.Limit(nodes=3000))
+                check(result.move in board.legal_moves,
+                      "illegal Chess960 move %s in %s" % (result.move, board.fen()))
+                castlings += board.is_castling(result.move)
+                board.push(result.move)
+        # A castling the engine must choose, with the king staying on its square.
+        board = chess.Board("1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1", chess960=True)
+        castle = chess.Move.from_uci("g1h1")
+        check(board.is_castling(castle), "g1h1 castles in python-chess")
+        result = engine.play(board, chess.engine.Limit(depth=4), root_moves=[castle])
+        check(result.move == castle, "searchmoves g1h1 gave %s" % result.move)
+        board.push(castle)
+        check(board.fen() == "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 b kq - 1 1", board.fen())
+        result = engine.play(board, chess.engine.Limit(depth=4), root_moves=[chess.Move.from_uci("g8h8")])
+        check(result.move == chess.Move.from_uci("g8h8"), "black's castling gave %s" % result.move)
+        castlings += 2
+        check(castlings >= 3, "only %d castlings in the Chess960 games" % castlings)
 
         # No legal move: python-chess accepts `bestmove (none)`.
         mated = chess.Board("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")

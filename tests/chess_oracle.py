@@ -11,6 +11,10 @@ the start position and from edge-case positions, and prints, for each sampled po
 The moves are drawn with a bias towards captures, promotions, checks, castling and en
 passant, so that the sample is rich in the rules that are easy to get wrong. The output
 is deterministic for a given python-chess version.
+
+With `--chess960` the games start from random Chess960 and double Fischer random
+(different back ranks for the two sides) positions instead; the FEN line then gives the
+Shredder-FEN and the X-FEN, separated by ` | `, and castling moves are king takes rook.
 """
 
 import random
@@ -42,6 +46,21 @@ STARTS = [
 
 GAMES_PER_START = 24
 MAX_PLIES = 70
+CHESS960_GAMES = 300
+
+
+def chess960_start(rng):
+    """A Chess960 start, or one in four times a double Fischer random one."""
+    white = chess.Board.from_chess960_pos(rng.randrange(960))
+    if rng.random() < 0.75:
+        return white
+    black = chess.Board.from_chess960_pos(rng.randrange(960))
+    ranks = white.board_fen().split("/")
+    ranks[0] = black.board_fen().split("/")[0]
+    board = chess.Board(None, chess960=True)
+    board.set_board_fen("/".join(ranks))
+    board.castling_rights = board.rooks & (chess.BB_RANK_1 | chess.BB_RANK_8)
+    return board
 
 
 def weight(board, move):
@@ -70,30 +89,40 @@ def perft(board, depth):
 
 
 def main():
+    chess960 = "--chess960" in sys.argv[1:]
     rng = random.Random(20240517)
     seen = set()
     out = []
-    for start in STARTS:
-        for _ in range(GAMES_PER_START):
-            board = chess.Board(start)
-            plies = rng.randrange(0, MAX_PLIES)
-            for _ in range(plies):
-                moves = list(board.legal_moves)
-                if not moves or board.is_insufficient_material():
-                    break
-                weights = [weight(board, m) for m in moves]
-                board.push(rng.choices(moves, weights)[0])
-                # En passant is only available for one ply: stop there often enough.
-                if board.has_legal_en_passant() and rng.random() < 0.5:
-                    break
-            fen = board.fen()
-            if fen in seen:
-                continue
-            seen.add(fen)
-            moves = sorted(m.uci() for m in board.legal_moves)
-            p2 = perft(board, 2) if moves else 0
-            p3 = perft(board, 3) if moves else 0
-            out.append(f"FEN {fen}\nMOVES {' '.join(moves)}\nPERFT {p2} {p3}\n")
+    if chess960:
+        starts = [None] * CHESS960_GAMES
+    else:
+        starts = [s for s in STARTS for _ in range(GAMES_PER_START)]
+    for start in starts:
+        board = chess960_start(rng) if chess960 else chess.Board(start)
+        plies = rng.randrange(0, MAX_PLIES)
+        for _ in range(plies):
+            moves = list(board.legal_moves)
+            if not moves or board.is_insufficient_material():
+                break
+            weights = [weight(board, m) for m in moves]
+            board.push(rng.choices(moves, weights)[0])
+            # En passant is only available for one ply: stop there often enough.
+            if board.has_legal_en_passant() and rng.random() < 0.5:
+                break
+            # Chess960 castling needs the first rank cleared between king and rook, so
+            # random play seldom has it: stop there often too.
+            if chess960 and rng.random() < 0.5 and any(map(board.is_castling, board.legal_moves)):
+                break
+        fen = board.fen()
+        if chess960:
+            fen = f"{board.fen(shredder=True)} | {fen}"
+        if fen in seen:
+            continue
+        seen.add(fen)
+        moves = sorted(m.uci() for m in board.legal_moves)
+        p2 = perft(board, 2) if moves else 0
+        p3 = perft(board, 3) if moves else 0
+        out.append(f"FEN {fen}\nMOVES {' '.join(moves)}\nPERFT {p2} {p3}\n")
     sys.stdout.write("".join(out))
 
 

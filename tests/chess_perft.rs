@@ -29,6 +29,33 @@ fn perft_matches_the_published_counts() {
     assert!(checked >= 400, "only {checked} counts checked");
 }
 
+/// The published Chess960 suite (`tests/perft/chess960.perft`): all 960 positions to
+/// depth 4 (2 in a debug build), and one in 40 to depth 5 as well.
+#[test]
+fn chess960_perft_matches_the_published_counts() {
+    let suites = common::load_perft_suite("chess960");
+    assert_eq!(suites.len(), 960, "the Chess960 suite is incomplete");
+    let shallow = if cfg!(debug_assertions) { 2 } else { 4 };
+    let selected: Vec<common::PerftSuite> = suites
+        .iter()
+        .enumerate()
+        .map(|(i, suite)| common::PerftSuite {
+            position: suite.position.clone(),
+            counts: suite
+                .counts
+                .iter()
+                .copied()
+                .filter(|&(depth, _)| {
+                    depth <= shallow || (depth == 5 && i % 40 == 0 && shallow == 4)
+                })
+                .collect(),
+        })
+        .collect();
+    let checked = common::check_perft_counts::<Position>(&selected, u64::MAX);
+    let deep = if shallow == 4 { 24 } else { 0 };
+    assert_eq!(checked, 960 * shallow as usize + deep);
+}
+
 #[test]
 fn suite_has_the_standard_positions_at_their_standard_depths() {
     let suites = load_suites();

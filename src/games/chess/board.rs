@@ -156,7 +156,9 @@ impl fmt::Display for Square {
 /// bits 0..6   from square, dense index 0..64
 /// bits 6..12  to square, dense index 0..64
 /// bits 12..16 kind: 0 plain (including captures), 1 double pawn push, 2 castling
-///             (from/to are the king's), 3 en passant, 4..8 promotion to N, B, R, Q
+///             (from is the king's square, to its rook's: king takes rook, which
+///             names every Chess960 castling apart from the king's other moves),
+///             3 en passant, 4..8 promotion to N, B, R, Q
 /// ```
 ///
 /// Whether a plain move captures is read from the board, not stored, which keeps moves
@@ -213,16 +215,31 @@ impl Move {
         self.kind() == DOUBLE_PUSH
     }
 
+    /// The destination standard UCI names: the king's square for castling from the
+    /// standard squares (`e1g1`), `to` for every other move, Chess960's castling included.
+    #[inline(always)]
+    pub fn named_to(self) -> Square {
+        let (from, to) = (self.from(), self.to());
+        if self.is_castling() && from.file() == 4 && matches!(to.file(), 0 | 7) {
+            Square(castling_targets(from.0, to.0).0)
+        } else {
+            to
+        }
+    }
+
     /// The packed bits (see the type docs).
     pub fn bits(self) -> u16 {
         self.0
     }
 }
 
-/// Long algebraic notation as UCI uses it: `e2e4`, `e7e8q`, castling as `e1g1`.
+/// Long algebraic notation as UCI uses it: `e2e4`, `e7e8q`, castling as `e1g1` from the
+/// standard squares. Any other castling (Chess960's) is written king takes rook, `b1a1`,
+/// since its king's destination could also be a plain king move; under `UCI_Chess960`
+/// every castling is (`Game::move_name`).
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from(), self.to())?;
+        write!(f, "{}{}", self.from(), self.named_to())?;
         if let Some(piece) = self.promotion() {
             write!(f, "{}", piece.letter())?;
         }
@@ -242,18 +259,55 @@ pub const WHITE_QUEENSIDE: u8 = 2;
 pub const BLACK_KINGSIDE: u8 = 4;
 pub const BLACK_QUEENSIDE: u8 = 8;
 
-/// `CASTLING_KEPT[sq]`: the rights that survive a move from or to `sq` (a king or rook
-/// leaving home, or a rook captured at home).
-const CASTLING_KEPT: [u8; 128] = {
-    let mut table = [15u8; 128];
-    table[0x00] = 15 & !WHITE_QUEENSIDE;
-    table[0x04] = 15 & !(WHITE_KINGSIDE | WHITE_QUEENSIDE);
-    table[0x07] = 15 & !WHITE_KINGSIDE;
-    table[0x70] = 15 & !BLACK_QUEENSIDE;
-    table[0x74] = 15 & !(BLACK_KINGSIDE | BLACK_QUEENSIDE);
-    table[0x77] = 15 & !BLACK_KINGSIDE;
-    table
-};
+/// The index (0..4) of a castling-rights bit, for per-right arrays.
+#[inline(always)]
+pub(super) fn right_index(bit: u8) -> usize {
+    bit.trailing_zeros() as usize
+}
+
+/// The squares one castling needs empty and unattacked, for a king and rook at home.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct CastlingPath {
+    /// Every square the king or rook crosses or lands on, but their own two.
+    pub(super) empty: [u8; 8],
+    pub(super) empties: u8,
+    /// The squares the king crosses or lands on, its start left out (castling is only
+    /// generated out of check) unless it stays there and its rook is lifted.
+    pub(super) king_path: [u8; 8],
+    pub(super) king_steps: u8,
+    /// Whether the rook stands between the king's path and a square beyond it on the
+    /// first rank (it is not in its corner), so that it must be lifted from the board
+    /// before attacks on the path are asked.
+    pub(super) lift_rook: bool,
+}
+
+impl CastlingPath {
+    fn new(king: u8, rook: u8) -> CastlingPath {
+        let mut path = CastlingPath {
+            lift_rook: !matches!(rook & 7, 0 | 7),
+            ..CastlingPath::default()
+        };
+        let (king_to, rook_to) = castling_targets(king, rook);
+        let low = king.min(rook).min(king_to).min(rook_to);
+        let high = king.max(rook).max(king_to).max(rook_to);
+        for sq in (low..=high).filter(|&sq| sq != king && sq != rook) {
+            path.empty[usize::from(path.empties)] = sq;
+            path.empties += 1;
+        }
+        let mut sq = king;
+        while sq != king_to {
+            sq = if king_to > king { sq + 1 } else { sq - 1 };
+            path.king_path[usize::from(path.king_steps)] = sq;
+            path.king_steps += 1;
+        }
+        if king_to == king && path.lift_rook {
+            // A king that stays put may stand in check once its rook has gone.
+            path.king_path[0] = king;
+            path.king_steps = 1;
+        }
+        path
+    }
+}
 
 /// Board code of an empty square.
 pub(super) const EMPTY: u8 = 0;
@@ -303,6 +357,22 @@ pub struct Position {
     pub(super) halfmove: u16,
     pub(super) fullmove: u16,
     pub(super) key: u64,
+    /// The square of the rook each castling right castles with, by [`right_index`];
+    /// `NO_SQUARE` for a right the position never had. In standard chess the corners;
+    /// in Chess960 wherever the start position put them.
+    pub(super) castling_rooks: [u8; 4],
+    /// What castling with each right asks of the board, by [`right_index`], worked out
+    /// once from the home squares so that generation only reads it.
+    pub(super) castling_paths: [CastlingPath; 4],
+    /// The rights that survive a move from or to each square: a king or castling rook
+    /// leaving home, or a castling rook captured there.
+    pub(super) castling_kept: [u8; 128],
+    /// Each right's Zobrist key, which depends on its rook's file (see
+    /// `zobrist::CASTLING_RIGHT`).
+    pub(super) castling_keys: [u64; 4],
+    /// `UCI_Chess960`: castling is named king takes rook and FENs print Shredder-FEN
+    /// castling fields. A convention of notation, which the rules never read.
+    pub(super) chess960: bool,
     /// Keys of the positions before each move played (and null move), oldest first.
     pub(super) history: Vec<u64>,
 }
@@ -314,6 +384,10 @@ impl PartialEq for Position {
         self.board == other.board
             && self.side == other.side
             && self.castling == other.castling
+            && (0..4).all(|i| {
+                self.castling & 1 << i == 0 || self.castling_rooks[i] == other.castling_rooks[i]
+            })
+            && self.chess960 == other.chess960
             && self.ep == other.ep
             && self.halfmove == other.halfmove
             && self.fullmove == other.fullmove
@@ -340,6 +414,11 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            castling_rooks: [NO_SQUARE; 4],
+            castling_paths: [CastlingPath::default(); 4],
+            castling_kept: [15; 128],
+            castling_keys: [0; 4],
+            chess960: false,
             history: Vec::with_capacity(HISTORY_CAPACITY),
         }
     }
@@ -485,6 +564,28 @@ impl Position {
         self.board[usize::from(from)] = EMPTY;
     }
 
+    /// Moves a castling king and rook. Both leave before either arrives, since in
+    /// Chess960 one may land where the other stood; list order is kept, as by `shift`.
+    #[inline(always)]
+    fn castle_pieces(&mut self, king_from: u8, king_to: u8, rook_from: u8, rook_to: u8) {
+        let (king, rook) = (
+            self.board[usize::from(king_from)],
+            self.board[usize::from(rook_from)],
+        );
+        let (king_slot, rook_slot) = (
+            self.slot[usize::from(king_from)],
+            self.slot[usize::from(rook_from)],
+        );
+        self.board[usize::from(king_from)] = EMPTY;
+        self.board[usize::from(rook_from)] = EMPTY;
+        for (sq, code, slot) in [(king_to, king, king_slot), (rook_to, rook, rook_slot)] {
+            self.board[usize::from(sq)] = code;
+            self.slot[usize::from(sq)] = slot;
+            self.lists[usize::from(code >> 3)][usize::from(code & 7)][usize::from(slot)] =
+                Square(sq);
+        }
+    }
+
     /// The key computed from scratch; the incremental key must always equal it.
     pub(super) fn compute_key(&self) -> u64 {
         let mut key = 0;
@@ -494,12 +595,42 @@ impl Position {
                 key ^= zobrist::PIECE_SQUARE[usize::from(code)][usize::from(sq)];
             }
         }
-        key ^= zobrist::CASTLING[usize::from(self.castling)];
+        key ^= self.castling_key(self.castling);
         if self.ep != NO_SQUARE {
             key ^= zobrist::EN_PASSANT[usize::from(self.ep & 7)];
         }
         if self.side == Color::Black {
             key ^= zobrist::BLACK_TO_MOVE;
+        }
+        key
+    }
+
+    /// Derives what castling needs besides the rights and their rooks, once the FEN
+    /// reader has set those: the rights each square's move keeps, and each right's key.
+    pub(super) fn settle_castling(&mut self) {
+        self.castling_kept = [15; 128];
+        for (i, &rook) in self.castling_rooks.iter().enumerate() {
+            if rook == NO_SQUARE {
+                continue;
+            }
+            let color = Color::from_index(i / 2);
+            let king = self.king_square(color).0;
+            let both = 3 << (2 * (i / 2));
+            self.castling_kept[usize::from(king)] &= !both;
+            self.castling_kept[usize::from(rook)] &= !(1 << i);
+            self.castling_keys[i] = zobrist::CASTLING_RIGHT[i][usize::from(rook & 7)];
+            self.castling_paths[i] = CastlingPath::new(king, rook);
+        }
+    }
+
+    /// The xor of the keys of a set of castling rights.
+    #[inline(always)]
+    pub(super) fn castling_key(&self, rights: u8) -> u64 {
+        let mut key = 0;
+        for (i, &right_key) in self.castling_keys.iter().enumerate() {
+            if rights & (1 << i) != 0 {
+                key ^= right_key;
+            }
         }
         key
     }
@@ -532,13 +663,12 @@ impl Position {
         let mut reset_clock = code & 7 == Piece::Pawn as u8;
         match kind {
             CASTLE => {
-                let (rook_from, rook_to) = castling_rook(to);
-                let rook = self.board[usize::from(rook_from)];
-                self.shift(from, to);
-                self.shift(rook_from, rook_to);
+                let (king_to, rook_to) = castling_targets(from, to);
+                let rook = self.board[usize::from(to)];
+                self.castle_pieces(from, king_to, to, rook_to);
                 key ^= zobrist::PIECE_SQUARE[usize::from(code)][usize::from(from)]
-                    ^ zobrist::PIECE_SQUARE[usize::from(code)][usize::from(to)]
-                    ^ zobrist::PIECE_SQUARE[usize::from(rook)][usize::from(rook_from)]
+                    ^ zobrist::PIECE_SQUARE[usize::from(code)][usize::from(king_to)]
+                    ^ zobrist::PIECE_SQUARE[usize::from(rook)][usize::from(to)]
                     ^ zobrist::PIECE_SQUARE[usize::from(rook)][usize::from(rook_to)];
             }
             EN_PASSANT => {
@@ -578,10 +708,13 @@ impl Position {
                 }
             }
         }
-        let castling =
-            self.castling & CASTLING_KEPT[usize::from(from)] & CASTLING_KEPT[usize::from(to)];
-        key ^= zobrist::CASTLING[usize::from(self.castling ^ castling)];
-        self.castling = castling;
+        let castling = self.castling
+            & self.castling_kept[usize::from(from)]
+            & self.castling_kept[usize::from(to)];
+        if castling != self.castling {
+            key ^= self.castling_key(self.castling ^ castling);
+            self.castling = castling;
+        }
         // Clocks read from a FEN may sit at u16::MAX; they must not overflow. The halfmove
         // clock comes back from `Undo`, the move number is wrapped back by `take_back`.
         self.halfmove = if reset_clock {
@@ -606,9 +739,8 @@ impl Position {
         self.fullmove = self.fullmove.wrapping_sub(us as u16);
         match kind {
             CASTLE => {
-                let (rook_from, rook_to) = castling_rook(to);
-                self.shift(to, from);
-                self.shift(rook_to, rook_from);
+                let (king_to, rook_to) = castling_targets(from, to);
+                self.castle_pieces(king_to, from, rook_to, to);
             }
             EN_PASSANT => {
                 self.shift(to, from);
@@ -743,14 +875,16 @@ pub(super) fn slides_to(board: &[u8; 128], from: u8, to: u8, mask: u8) -> bool {
     true
 }
 
-/// The rook's squares for a castling king landing on `king_to`.
+/// Where a king castling from `king_from` with the rook on `rook_from` and that rook
+/// land: the g and f files on the rook's wing towards h, the c and d files towards a, in
+/// Chess960 as in chess.
 #[inline(always)]
-pub(super) fn castling_rook(king_to: u8) -> (u8, u8) {
-    match king_to {
-        0x06 => (0x07, 0x05),
-        0x02 => (0x00, 0x03),
-        0x76 => (0x77, 0x75),
-        _ => (0x70, 0x73),
+pub(super) fn castling_targets(king_from: u8, rook_from: u8) -> (u8, u8) {
+    let rank = king_from & 0x70;
+    if rook_from > king_from {
+        (rank + 6, rank + 5)
+    } else {
+        (rank + 2, rank + 3)
     }
 }
 
@@ -808,12 +942,18 @@ mod tests {
         assert_eq!(seen, occupied);
     }
 
-    const WALK_STARTS: [&str; 5] = [
+    const WALK_STARTS: [&str; 9] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w - - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        // Chess960: king and rook landing on each other's squares, a king that stays put,
+        // rooks beside the king, double Fischer random.
+        "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1",
+        "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1",
+        "2rkr3/8/8/8/8/8/8/2RKR3 w ECec - 0 1",
+        "nrkbbqnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQRNB w FAhb - 0 1",
     ];
 
     #[test]

@@ -3,8 +3,15 @@
 //! Accepted: the six standard fields, or the first four (clocks then default to `0 1`).
 //! Rejected: anything malformed, a side without exactly one king, pawns on the first or
 //! last rank, more than 16 pieces a side, the side not to move in check, castling rights
-//! whose king or rook is not on its home square, and an en-passant square that is not
-//! on the third/sixth rank behind a pawn that could just have made a double push.
+//! without their king on its first rank and a rook of its colour there on that wing, and
+//! an en-passant square that is not on the third/sixth rank behind a pawn that could just
+//! have made a double push.
+//!
+//! Castling fields may be standard (`KQkq`), X-FEN (`K`/`Q` for the outermost rook on that
+//! wing, a file letter such as `B` for another) or Shredder-FEN (file letters only,
+//! `HAha`), so Chess960 positions read whatever the option says. They print as X-FEN,
+//! which is standard FEN for standard castling, or as Shredder-FEN under `UCI_Chess960`,
+//! as Stockfish prints them and python-chess sends them.
 //!
 //! An en-passant square that is consistent but that no pawn could capture onto is
 //! accepted and dropped, the same rule `make_move` follows; the printed FEN shows the
@@ -12,7 +19,7 @@
 
 use super::board::{
     BLACK_KINGSIDE, BLACK_QUEENSIDE, Color, EMPTY, NO_SQUARE, Piece, Position, Square,
-    WHITE_KINGSIDE, WHITE_QUEENSIDE, piece_code,
+    WHITE_KINGSIDE, WHITE_QUEENSIDE, piece_code, right_index,
 };
 use std::fmt;
 
@@ -35,9 +42,10 @@ pub enum FenError {
     TooManyPieces(Color),
     /// The side-to-move field is not `w` or `b`.
     SideToMove(String),
-    /// The castling field is not `-` or distinct letters among `KQkq`.
+    /// The castling field is not `-` or distinct rights among `KQkq` and files `A-Ha-h`.
     Castling(String),
-    /// A castling right whose king or rook is not on its home square.
+    /// A castling right without its king on its first rank and a rook of its colour
+    /// there on that wing.
     CastlingWithoutPieces(char),
     /// The en-passant field is not `-` or a square.
     EnPassant(String),
@@ -88,11 +96,11 @@ impl fmt::Display for FenError {
             }
             FenError::Castling(text) => write!(
                 f,
-                "FEN castling '{text}' is not '-' or distinct letters among K, Q, k, q"
+                "FEN castling '{text}' is not '-' or distinct rights among K, Q, k, q and files A-H, a-h"
             ),
             FenError::CastlingWithoutPieces(c) => write!(
                 f,
-                "FEN castling right '{c}' needs its king and rook on their home squares"
+                "FEN castling right '{c}' needs its king on its first rank and a rook there on that wing"
             ),
             FenError::EnPassant(text) => {
                 write!(f, "FEN en passant '{text}' is not '-' or a square")
@@ -120,13 +128,46 @@ impl std::error::Error for FenError {}
 /// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// The king and rook home squares each castling right needs.
-const CASTLING_HOMES: [(char, u8, Color, u8, u8); 4] = [
-    ('K', WHITE_KINGSIDE, Color::White, 0x04, 0x07),
-    ('Q', WHITE_QUEENSIDE, Color::White, 0x04, 0x00),
-    ('k', BLACK_KINGSIDE, Color::Black, 0x74, 0x77),
-    ('q', BLACK_QUEENSIDE, Color::Black, 0x74, 0x70),
+/// The castling rights in the order a FEN lists them, with their colour and wing.
+const RIGHTS: [(u8, Color, bool); 4] = [
+    (WHITE_KINGSIDE, Color::White, true),
+    (WHITE_QUEENSIDE, Color::White, false),
+    (BLACK_KINGSIDE, Color::Black, true),
+    (BLACK_QUEENSIDE, Color::Black, false),
 ];
+
+/// The right and rook square one castling letter names, if its king stands on its first
+/// rank with a rook of its colour on the named file or, for `K`/`Q`, outermost on that
+/// wing.
+fn castling_right(pos: &Position, c: char) -> Option<(u8, u8)> {
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let rank = if color == Color::White { 0x00 } else { 0x70 };
+    let king = pos.king_square(color).0;
+    if king & 0x70 != rank {
+        return None;
+    }
+    let rook = piece_code(color, Piece::Rook);
+    let rook_file = match c.to_ascii_lowercase() {
+        'k' => ((king & 7) + 1..8)
+            .rev()
+            .find(|&f| pos.board[usize::from(rank + f)] == rook)?,
+        'q' => (0..king & 7).find(|&f| pos.board[usize::from(rank + f)] == rook)?,
+        letter @ 'a'..='h' => letter as u8 - b'a',
+        _ => return None,
+    };
+    if pos.board[usize::from(rank + rook_file)] != rook || rook_file == king & 7 {
+        return None;
+    }
+    let kingside = rook_file > king & 7;
+    let &(bit, ..) = RIGHTS
+        .iter()
+        .find(|&&(_, right_color, wing)| right_color == color && wing == kingside)?;
+    Some((bit, rank + rook_file))
+}
 
 impl Position {
     /// Reads a FEN (see the module docs for what is refused).
@@ -146,22 +187,19 @@ impl Position {
 
         if fields[2] != "-" {
             for c in fields[2].chars() {
-                let Some(&(_, bit, color, king, rook)) =
-                    CASTLING_HOMES.iter().find(|home| home.0 == c)
-                else {
+                if !matches!(c.to_ascii_lowercase(), 'a'..='h' | 'k' | 'q') {
                     return Err(FenError::Castling(fields[2].to_string()));
-                };
+                }
+                let (bit, rook) =
+                    castling_right(&pos, c).ok_or(FenError::CastlingWithoutPieces(c))?;
                 if pos.castling & bit != 0 {
                     return Err(FenError::Castling(fields[2].to_string()));
                 }
-                if pos.board[usize::from(king)] != piece_code(color, Piece::King)
-                    || pos.board[usize::from(rook)] != piece_code(color, Piece::Rook)
-                {
-                    return Err(FenError::CastlingWithoutPieces(c));
-                }
                 pos.castling |= bit;
+                pos.castling_rooks[right_index(bit)] = rook;
             }
         }
+        pos.settle_castling();
 
         if fields[3] != "-" {
             let Some(ep) = Square::parse(fields[3]) else {
@@ -237,10 +275,26 @@ impl Position {
         if self.castling == 0 {
             out.push('-');
         }
-        for &(c, bit, ..) in &CASTLING_HOMES {
-            if self.castling & bit != 0 {
-                out.push(c);
+        for &(bit, color, kingside) in &RIGHTS {
+            if self.castling & bit == 0 {
+                continue;
             }
+            let rook = self.castling_rooks[right_index(bit)];
+            let case = |c: char| {
+                if color == Color::White {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                }
+            };
+            let outermost = case(if kingside { 'k' } else { 'q' });
+            out.push(
+                if !self.chess960 && castling_right(self, outermost) == Some((bit, rook)) {
+                    outermost
+                } else {
+                    case((b'a' + (rook & 7)) as char)
+                },
+            );
         }
         match self.legal_en_passant() {
             Some(sq) => out.push_str(&format!(" {sq}")),
@@ -350,6 +404,58 @@ mod tests {
         }
     }
 
+    /// Standard, X-FEN and Shredder-FEN castling fields name the same rights; X-FEN
+    /// prints unless `UCI_Chess960` asks for Shredder-FEN.
+    #[test]
+    fn chess960_castling_fields() {
+        use crate::core::Game;
+        for (fens, xfen, shredder) in [
+            (
+                &["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"][..],
+                "KQkq",
+                "HAha",
+            ),
+            (
+                &[
+                    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
+                ],
+                "KQkq",
+                "HFhf",
+            ),
+            // Two rooks on one wing: the inner one castles, so X-FEN names its file.
+            (
+                &[
+                    "rk4rr/8/8/8/8/8/8/RK4RR w GAga - 0 1",
+                    "rk4rr/8/8/8/8/8/8/RK4RR w GQgq - 0 1",
+                ],
+                "GQgq",
+                "GAga",
+            ),
+            // Double Fischer random: each side its own files.
+            (
+                &[
+                    "nrkbbqnr/8/8/8/8/8/8/RNBKQRNB w FAhb - 0 1",
+                    "nrkbbqnr/8/8/8/8/8/8/RNBKQRNB w KQkq - 0 1",
+                ],
+                "KQkq",
+                "FAhb",
+            ),
+        ] {
+            let board = fens[0].split(' ').next().unwrap();
+            let mut positions = fens.iter().map(|fen| Position::from_fen(fen).unwrap());
+            let first = positions.next().unwrap();
+            for other in positions {
+                assert_eq!(other, first, "{fens:?}");
+            }
+            let mut pos = first;
+            let castling = |pos: &Position| pos.fen().split(' ').nth(2).unwrap().to_string();
+            assert_eq!(castling(&pos), xfen, "{board}");
+            pos.set_rule_option("UCI_Chess960", "true").unwrap();
+            assert_eq!(castling(&pos), shredder, "{board}");
+        }
+    }
+
     #[test]
     fn four_fields_default_the_clocks() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K -").unwrap();
@@ -412,9 +518,14 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K3 W - - 0 1", "side to move 'W'"),
             ("r3k2r/8/8/8/8/8/8/R3K2R w KQkx - 0 1", "castling 'KQkx'"),
             ("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", "castling 'KK'"),
-            ("r3k2r/8/8/8/8/8/8/R3K1R1 w K - 0 1", "castling right 'K'"),
-            ("r3k2r/8/8/8/8/8/8/R4K1R w Q - 0 1", "castling right 'Q'"),
-            ("1r2k2r/8/8/8/8/8/8/R3K2R w q - 0 1", "castling right 'q'"),
+            ("r3k2r/8/8/8/8/8/8/R3K3 w K - 0 1", "castling right 'K'"),
+            ("r3k2r/8/8/8/8/8/4K3/R6R w Q - 0 1", "castling right 'Q'"),
+            ("4k2r/8/8/8/8/8/8/R3K2R w q - 0 1", "castling right 'q'"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w C - 0 1", "castling right 'C'"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w E - 0 1", "castling right 'E'"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w g - 0 1", "castling right 'g'"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1", "castling 'KH'"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w I - 0 1", "castling 'I'"),
             ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", "en passant 'e9'"),
             ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "en passant 'e3'"),
             ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en passant 'e6'"),

@@ -1,4 +1,4 @@
-//! Chess: the standard rules on a 0x88 board.
+//! Chess: the standard rules and Chess960's castling on a 0x88 board.
 //!
 //! - `tables`: the 239-entry attack and direction tables indexed by square difference.
 //! - `board`: the position (mailbox + piece lists), make/unmake, attack queries.
@@ -50,7 +50,11 @@ pub use fen::{FenError, START_FEN};
 pub use nnue::Evaluation;
 pub use see::see;
 
-use crate::core::{Game, MoveList, Outcome};
+use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};
+
+/// The option that switches castling notation to Chess960's (the rules need no switch:
+/// a position's castling rooks stand where its FEN says).
+const CHESS960: &str = "UCI_Chess960";
 
 impl Position {
     /// Whether the position is drawn by insufficient material: no pawns, rooks or queens,
@@ -147,7 +151,8 @@ impl Game for Position {
     type Undo = Undo;
 
     /// `promotion * 4096 + from * 64 + to` with promotion 0 (none) or 1..=4 (N, B, R,
-    /// Q): castling, en passant and double pushes are known from the squares.
+    /// Q) and `to` as UCI names it ([`Move::named_to`]): castling, en passant and double
+    /// pushes are known from the squares.
     const MOVE_INDEX_SIZE: usize = 5 * 4096;
 
     fn start_position() -> Self {
@@ -263,7 +268,7 @@ impl Game for Position {
             Some(piece) => piece as usize - 1,
             None => 0,
         };
-        promotion * 4096 + usize::from(mv.bits() & 0xFFF)
+        promotion * 4096 + mv.from().index() * 64 + mv.named_to().index()
     }
 
     /// Tells a malformed move from an illegal one, which the default cannot.
@@ -283,12 +288,36 @@ impl Game for Position {
         moves
             .iter()
             .copied()
-            .find(|mv| mv.to_string() == text)
+            .find(|&mv| self.move_name(mv) == text)
             .ok_or_else(|| anyhow::anyhow!("illegal move '{text}' in {}", self.fen()))
     }
 
+    /// UCI's long algebraic notation; under `UCI_Chess960` castling is king takes rook
+    /// (`e1h1`), as GUIs and python-chess expect of a Chess960 engine.
     fn move_name(&self, mv: Move) -> String {
-        mv.to_string()
+        if self.chess960 && mv.is_castling() {
+            format!("{}{}", mv.from(), mv.to())
+        } else {
+            mv.to_string()
+        }
+    }
+
+    fn rule_options() -> Vec<OptionSpec> {
+        vec![OptionSpec {
+            name: CHESS960,
+            kind: OptionKind::Check { default: false },
+        }]
+    }
+
+    fn set_rule_option(&mut self, name: &str, value: &str) -> anyhow::Result<bool> {
+        if !name.eq_ignore_ascii_case(CHESS960) {
+            return Ok(false);
+        }
+        self.chess960 = Self::rule_options()[0]
+            .validate(value)
+            .map_err(anyhow::Error::msg)?
+            == "true";
+        Ok(true)
     }
 }
 
@@ -427,15 +456,48 @@ mod tests {
     }
 
     #[test]
+    fn castling_names_follow_the_option() {
+        // Standard castling: king to its square, or king takes rook under UCI_Chess960.
+        let mut standard = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let castle = standard.parse_move("e1g1").unwrap();
+        assert!(castle.is_castling());
+        assert!(standard.parse_move("e1h1").is_err());
+        standard.set_rule_option("uci_chess960", "true").unwrap();
+        assert_eq!(standard.move_name(castle), "e1h1");
+        assert_eq!(standard.parse_move("e1h1").unwrap(), castle);
+        assert!(standard.parse_move("e1g1").is_err());
+        assert!(standard.set_rule_option("UCI_Chess960", "maybe").is_err());
+        assert!(standard.chess960);
+        // Chess960 castling is king takes rook either way: `g1f1` is a king move and
+        // `g1g1` no move at all.
+        let mut chess960 = pos("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1");
+        for text in ["g1h1", "g1b1"] {
+            assert!(chess960.parse_move(text).unwrap().is_castling(), "{text}");
+        }
+        assert!(!chess960.parse_move("g1f1").unwrap().is_castling());
+        chess960.set_rule_option("UCI_Chess960", "true").unwrap();
+        assert!(chess960.parse_move("g1h1").unwrap().is_castling());
+    }
+
+    #[test]
     fn move_indices_are_unique_and_in_range() {
-        let p = pos("r3k2r/pP1pqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBP1P/R3K2R w KQkq - 0 1");
-        let mut moves = MoveList::new();
-        p.legal_moves(&mut moves);
-        let mut seen: Vec<usize> = moves.iter().map(|&m| Position::move_index(m)).collect();
-        assert!(seen.iter().all(|&i| i < Position::MOVE_INDEX_SIZE));
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(seen.len(), moves.len());
+        for fen in [
+            "r3k2r/pP1pqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBP1P/R3K2R w KQkq - 0 1",
+            // Chess960: castling that takes the king to c1 beside its step to c1, and
+            // castling that leaves it on g1.
+            "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1",
+            "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1",
+        ] {
+            let p = pos(fen);
+            let mut moves = MoveList::new();
+            p.legal_moves(&mut moves);
+            assert!(moves.iter().any(|m| m.is_castling()), "{fen}");
+            let mut seen: Vec<usize> = moves.iter().map(|&m| Position::move_index(m)).collect();
+            assert!(seen.iter().all(|&i| i < Position::MOVE_INDEX_SIZE));
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), moves.len(), "{fen}");
+        }
     }
 
     #[test]

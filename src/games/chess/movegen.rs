@@ -18,8 +18,8 @@
 //!   replaying it on a copy of the board and asking whether the king is then attacked.
 
 use super::board::{
-    BLACK_KINGSIDE, BLACK_QUEENSIDE, CASTLE, Color, DOUBLE_PUSH, EMPTY, EN_PASSANT, Move,
-    NO_SQUARE, PLAIN, PROMOTION, Piece, Position, WHITE_KINGSIDE, WHITE_QUEENSIDE, slides_to,
+    CASTLE, DOUBLE_PUSH, EMPTY, EN_PASSANT, Move, NO_SQUARE, PLAIN, PROMOTION, Piece, Position,
+    slides_to,
 };
 use super::tables::{
     self, ATTACK, BISHOP_STEPS, DIRECTION, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS, diff, on_board,
@@ -372,21 +372,40 @@ impl Position {
         }
     }
 
-    /// Castling moves, generated only when not in check.
+    /// Castling moves, generated only when not in check, by the rules of Chess960, which
+    /// include standard chess: every square the king or rook crosses or lands on is
+    /// empty but for the two of them, and no square the king crosses or lands on is
+    /// attacked. A rook that is not in its corner may stand between the king's path and
+    /// an enemy slider on the first rank, so then it is lifted from the board before the
+    /// attacks are asked (the king need not be: a slider it hides its path from would
+    /// be giving check).
     fn castling_moves(&self, ksq: u8, moves: &mut MoveList<Move>) {
-        let (kingside, queenside, home) = match self.side {
-            Color::White => (WHITE_KINGSIDE, WHITE_QUEENSIDE, 0x00u8),
-            Color::Black => (BLACK_KINGSIDE, BLACK_QUEENSIDE, 0x70u8),
-        };
-        let them = self.side.index() ^ 1;
-        let empty = |file: u8| self.board[usize::from(home + file)] == EMPTY;
-        let safe = |file: u8| !self.attacked(home + file, them);
-        if self.castling & kingside != 0 && empty(5) && empty(6) && safe(5) && safe(6) {
-            moves.push(Move::new(ksq, home + 6, CASTLE));
-        }
-        if self.castling & queenside != 0 && empty(1) && empty(2) && empty(3) && safe(3) && safe(2)
-        {
-            moves.push(Move::new(ksq, home + 2, CASTLE));
+        let us = self.side.index();
+        for right in 2 * us..2 * us + 2 {
+            if self.castling & 1 << right == 0 {
+                continue;
+            }
+            let path = &self.castling_paths[right];
+            if path.empty[..usize::from(path.empties & 7)]
+                .iter()
+                .any(|&sq| self.board[usize::from(sq)] != EMPTY)
+            {
+                continue;
+            }
+            let rook = self.castling_rooks[right];
+            let king_path = &path.king_path[..usize::from(path.king_steps & 7)];
+            let safe = if path.lift_rook {
+                let mut board = self.board;
+                board[usize::from(rook)] = EMPTY;
+                king_path
+                    .iter()
+                    .all(|&sq| !self.attacked_on(&board, sq, us ^ 1))
+            } else {
+                king_path.iter().all(|&sq| !self.attacked(sq, us ^ 1))
+            };
+            if safe {
+                moves.push(Move::new(ksq, rook, CASTLE));
+            }
         }
     }
 

@@ -189,11 +189,11 @@ impl Change {
         let (from, to) = (mv.from().0, mv.to().0);
         let code = pos.board[usize::from(from)];
         if mv.is_castling() {
-            let (rook_from, rook_to) = super::board::castling_rook(to);
-            let rook = pos.board[usize::from(rook_from)];
+            let (king_to, rook_to) = super::board::castling_targets(from, to);
+            let rook = pos.board[usize::from(to)];
             change.remove(code, from);
-            change.remove(rook, rook_from);
-            change.add(code, to);
+            change.remove(rook, to);
+            change.add(code, king_to);
             change.add(rook, rook_to);
             return change;
         }

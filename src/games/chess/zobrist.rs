@@ -6,8 +6,11 @@ use crate::core::keys::{splitmix, stream_key};
 /// Keys for a piece code (see `board::piece_code`) on a 0x88 square; codes 0, 7, 8 and 15
 /// are never used and keep their keys only to make indexing branch-free.
 pub const PIECE_SQUARE: [[u64; 128]; 16] = build_piece_square();
-/// Keys for each of the 16 castling-rights sets, so a change costs one xor per set.
-pub const CASTLING: [u64; 16] = build_castling();
+/// Keys for each castling right (white kingside, white queenside, black kingside, black
+/// queenside) by the file of its rook: Chess960 positions that differ only in which rook
+/// may castle must not share a key. A right with its standard rook (h or a file) keeps the
+/// key it had before Chess960, so keys of standard chess did not change.
+pub const CASTLING_RIGHT: [[u64; 8]; 4] = build_castling_right();
 /// Keys for the file of the en-passant square.
 pub const EN_PASSANT: [u64; 8] = build_en_passant();
 /// Xored in when Black is to move.
@@ -34,21 +37,21 @@ const fn build_piece_square() -> [[u64; 128]; 16] {
     table
 }
 
-/// Set `rights` gets the xor of one key per right it holds, so that
-/// `CASTLING[a] ^ CASTLING[b]` updates from set `a` to set `b`.
-const fn build_castling() -> [u64; 16] {
-    let singles = [key(5000), key(5001), key(5002), key(5003)];
-    let mut table = [0u64; 16];
-    let mut rights = 0;
-    while rights < 16 {
-        let mut bit = 0;
-        while bit < 4 {
-            if rights & (1 << bit) != 0 {
-                table[rights] ^= singles[bit];
-            }
-            bit += 1;
+const fn build_castling_right() -> [[u64; 8]; 4] {
+    let mut table = [[0u64; 8]; 4];
+    let mut right = 0;
+    while right < 4 {
+        let standard_file = if right % 2 == 0 { 7 } else { 0 };
+        let mut file = 0;
+        while file < 8 {
+            table[right][file] = if file == standard_file {
+                key(5000 + right as u64)
+            } else {
+                key(5100 + (right * 8 + file) as u64)
+            };
+            file += 1;
         }
-        rights += 1;
+        right += 1;
     }
     table
 }
@@ -70,7 +73,7 @@ mod tests {
     #[test]
     fn keys_are_distinct_and_non_zero() {
         let mut all: Vec<u64> = PIECE_SQUARE.iter().flatten().copied().collect();
-        all.extend(&CASTLING[1..]);
+        all.extend(CASTLING_RIGHT.iter().flatten());
         all.extend(EN_PASSANT);
         all.push(BLACK_TO_MOVE);
         assert!(all.iter().all(|&k| k != 0));
@@ -78,6 +81,5 @@ mod tests {
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), n);
-        assert_eq!(CASTLING[0], 0);
     }
 }
