@@ -531,6 +531,9 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            // Chess960 castling: king and rook on each other's squares, a king that stays.
+            "rk5r/pp4pp/8/8/8/8/PP4PP/RK5R w HAha - 0 1",
+            "1r4kr/p6p/8/8/8/8/P6P/1R4KR w HBhb - 0 1",
         ];
         let mut moves = MoveList::new();
         let checked = std::cell::Cell::new(0);
@@ -554,12 +557,13 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                // Captures and promotions first, half the time.
+                // Captures, promotions and castling first, half the time.
                 let mv = moves
                     .iter()
                     .copied()
                     .find(|&m| {
-                        rng.random_bool(0.5) && (pos.is_capture(m) || m.promotion().is_some())
+                        rng.random_bool(0.5)
+                            && (pos.is_capture(m) || m.promotion().is_some() || m.is_castling())
                     })
                     .unwrap_or(moves[rng.random_range(0..moves.len())]);
                 acc.push(&pos, Some(mv));
