@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """python-chess's `chess.engine` drives qiyi over UCI with every feature it offers:
 a short game with pondering, analysis with MultiPV 3, limits by time, depth, nodes and
-mate, win/draw/loss, `searchmoves`, stopping an infinite analysis, and Chess960 games
-(python-chess sets UCI_Chess960 itself and sends Shredder-FENs and king-takes-rook
-castling). Run by tests/chess_client.rs with the binary's path; exits non-zero (with a
-message) on the first failure.
+mate, win/draw/loss, strength limiting, `searchmoves`, stopping an infinite analysis,
+and Chess960 games (python-chess sets UCI_Chess960 itself and sends Shredder-FENs and
+king-takes-rook castling). Run by tests/chess_client.rs with the binary's path; exits
+non-zero (with a message) on the first failure.
 """
 import sys
 import time
@@ -88,6 +88,21 @@ def main(path):
         engine.configure({"UCI_ShowWDL": False})
         info = engine.analyse(queen_up, chess.engine.Limit(depth=4))
         check("wdl" not in info, "wdl %r with UCI_ShowWDL off" % info.get("wdl"))
+
+        # Strength limiting as Stockfish offers it: at the lowest UCI_Elo the search stops
+        # within two plies and still plays a legal move; with UCI_LimitStrength off again,
+        # depth limits are the client's.
+        check("UCI_LimitStrength" in engine.options, "option UCI_LimitStrength not declared")
+        check(engine.options["UCI_LimitStrength"].default is False, "UCI_LimitStrength on by default")
+        elo = engine.options.get("UCI_Elo")
+        check(elo is not None and elo.type == "spin" and elo.min < elo.max, "UCI_Elo %r" % (elo,))
+        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": elo.min})
+        result = engine.play(board, chess.engine.Limit(depth=10), info=chess.engine.INFO_BASIC)
+        check(result.move in board.legal_moves, "limited: illegal move %s" % result.move)
+        check(result.info.get("depth", 99) <= 2, "limited search reached depth %r" % result.info.get("depth"))
+        engine.configure({"UCI_LimitStrength": False})
+        info = engine.analyse(board, chess.engine.Limit(depth=6))
+        check(info["depth"] == 6, "unlimited again, depth %r" % info.get("depth"))
 
         # searchmoves restricts the root.
         only = [chess.Move.from_uci("a2a3"), chess.Move.from_uci("h2h3")]

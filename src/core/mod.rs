@@ -34,6 +34,19 @@ pub fn quote(token: &str) -> String {
     }
 }
 
+/// How `UCI_Elo` becomes a strength the search plays at: a game whose weakened search
+/// has been measured against a reference engine of known Elo (chess: Stockfish's own
+/// `UCI_Elo`, `docs/strength.md`) offers the Elo levels in `min..=max`.
+#[derive(Clone, Copy, Debug)]
+pub struct EloScale {
+    /// The lowest Elo measured to be within reach.
+    pub min: i64,
+    /// The highest.
+    pub max: i64,
+    /// The `Skill Level` (0 to 20, fractional) that plays at an Elo in `min..=max`.
+    pub level: fn(i64) -> f64,
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -307,6 +320,12 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     /// when the search says `score`, by a model fitted to the engine's games; `None` for
     /// an evaluation without one, for which the engine offers no `UCI_ShowWDL`.
     fn win_draw_loss(&self, _pos: &G, _score: Score) -> Option<[u32; 3]> {
+        None
+    }
+    /// How `UCI_Elo` maps to a `Skill Level` with this evaluation; `None` where the
+    /// weakened search was never measured against a reference of known Elo, for which
+    /// the engine offers no `UCI_LimitStrength` and `UCI_Elo`.
+    fn elo_scale(&self) -> Option<EloScale> {
         None
     }
     /// Options of the evaluation itself (chess: `EvalFile`).

@@ -52,8 +52,9 @@ pub(super) fn engine_options() -> Vec<OptionSpec> {
 }
 
 /// The options a game declares besides the shared ones: the search over worlds' when it
-/// may hide information, `UCI_ShowWDL` when its evaluation has a model of results, its
-/// rule options, its evaluation's and its oracle's.
+/// may hide information, `UCI_ShowWDL` when its evaluation has a model of results,
+/// `UCI_LimitStrength` and `UCI_Elo` when its strength is calibrated in Elo, its rule
+/// options, its evaluation's and its oracle's.
 pub(crate) fn game_options<G: Game, E: Evaluator<G>>(
     eval: &E,
     oracle: Option<&dyn Oracle<G>>,
@@ -72,9 +73,26 @@ pub(crate) fn game_options<G: Game, E: Evaluator<G>>(
             name: "UCI_ShowWDL",
             kind: OptionKind::Check { default: false },
         });
+    let elo = eval.elo_scale().into_iter().flat_map(|scale| {
+        [
+            OptionSpec {
+                name: "UCI_LimitStrength",
+                kind: OptionKind::Check { default: false },
+            },
+            OptionSpec {
+                name: "UCI_Elo",
+                kind: OptionKind::Spin {
+                    default: scale.min,
+                    min: scale.min,
+                    max: scale.max,
+                },
+            },
+        ]
+    });
     worlds
         .into_iter()
         .chain(wdl)
+        .chain(elo)
         .chain(G::rule_options())
         .chain(eval.options())
         .chain(oracle.iter().flat_map(|o| o.options()))
@@ -96,6 +114,10 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     params: SearchParams,
     /// `Skill Level`: [`FULL_SKILL`] or below.
     skill_level: u8,
+    /// `UCI_LimitStrength`: play at `UCI_Elo`, whatever `Skill Level` says.
+    limit_strength: bool,
+    /// `UCI_Elo`, within the evaluation's [`crate::core::EloScale`].
+    elo: i64,
     /// `UCI_ShowWDL`: each `info` line gives the chances of a win, draw and loss.
     show_wdl: bool,
     tt: Arc<TranspositionTable>,
@@ -111,6 +133,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         if let Some(oracle) = &oracle {
             oracle.prepare();
         }
+        let elo = eval.elo_scale().map_or(0, |scale| scale.min);
         Engine {
             kind,
             dialect,
@@ -122,6 +145,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             hash_mb: 16,
             params: SearchParams::default(),
             skill_level: FULL_SKILL,
+            limit_strength: false,
+            elo,
             show_wdl: false,
             tt: Arc::new(TranspositionTable::new(16)),
             control: Arc::new(Control::default()),
@@ -171,7 +196,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         };
         let rule_position = match spec.name {
             "Hash" | "Threads" | "MultiPV" | "Move Overhead" | "MoveTimeLimit" | "Clear Hash"
-            | "Ponder" | "Worlds" | "UCI_ShowWDL" | "Skill Level" => None,
+            | "Ponder" | "Worlds" | "UCI_ShowWDL" | "Skill Level" | "UCI_LimitStrength"
+            | "UCI_Elo" => None,
             _ if for_oracle || configured.is_some() => None,
             rule => {
                 let mut pos = self.position.clone();
@@ -211,6 +237,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             "Clear Hash" => self.tt.clear(),
             "Ponder" => {}
             "Skill Level" => self.skill_level = number() as u8,
+            "UCI_LimitStrength" => self.limit_strength = value == "true",
+            "UCI_Elo" => self.elo = number() as i64,
             "UCI_ShowWDL" => self.show_wdl = value == "true",
             name if for_oracle => {
                 if let Some(oracle) = self.oracle.as_mut() {
@@ -284,10 +312,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let pos = self.position.clone();
         let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
         let (out, dialect, mut params) = (self.out.clone(), self.dialect, self.params);
-        params.skill = (self.skill_level < FULL_SKILL).then(|| Skill {
-            level: self.skill_level,
-            seed: rand::random(),
-        });
+        params.skill = Skill::at_level(self.strength_level(), rand::random());
         let show_wdl = self.show_wdl;
         self.spawn(move || {
             let mut report = |r: &Report<G::Move>| {
@@ -315,6 +340,17 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             let ponder = result.ponder.map(|mv| pos.move_name(mv));
             vec![dialect.bestmove(best.as_deref(), ponder.as_deref())]
         })
+    }
+
+    /// The `Skill Level` to play at: `UCI_Elo`'s when `UCI_LimitStrength` is on (as in
+    /// Stockfish, it overrides `Skill Level`), else `Skill Level`.
+    fn strength_level(&self) -> f64 {
+        match self.eval.elo_scale() {
+            Some(scale) if self.limit_strength => {
+                (scale.level)(self.elo.clamp(scale.min, scale.max))
+            }
+            _ => f64::from(self.skill_level),
+        }
     }
 
     /// USI's `go mate`: the game's mate search on the job thread, answered with

@@ -291,7 +291,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn weakened_choice(&self, skill: Skill) -> usize {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(skill.seed);
-        let weakness = skill.weakness();
+        let weakness = skill.weakness;
         let lines = self.shared.multipv.min(self.root_moves.len());
         let mut chosen = 0;
         let mut top = Score::MIN;

@@ -553,21 +553,34 @@ fn a_weakened_search_varies_but_never_hangs_a_piece() {
     };
     let mut chosen = std::collections::HashSet::new();
     for seed in 0..30 {
-        let result = run(Some(Skill { level: 0, seed }), None);
+        let result = run(Skill::at_level(0.0, seed), None);
         let best = result.best.unwrap();
         assert_eq!(best.from(), queen, "seed {seed}: {best:?} leaves the queen");
         assert_eq!(result.depth, 1);
         chosen.insert(best);
     }
     assert!(chosen.len() > 1, "always {chosen:?}");
-    assert_eq!(run(Some(Skill { level: 5, seed: 1 }), None).depth, 6);
-    let full = run(
-        Some(Skill {
-            level: FULL_SKILL,
-            seed: 1,
-        }),
-        Some(6),
-    );
-    let plain = run(None, Some(6));
-    assert_eq!((full.best, full.nodes), (plain.best, plain.nodes));
+    assert_eq!(run(Skill::at_level(5.0, 1), None).depth, 6);
+    assert_eq!(Skill::at_level(f64::from(FULL_SKILL), 1), None);
+}
+
+/// A fractional level (what `UCI_Elo` maps to) lies between its two whole neighbours:
+/// level 4.5 searches 5 plies on some moves and 6 on others, and may err by 155 cp,
+/// halfway between level 4's 160 and level 5's 150. Below 0 is level 0; full strength
+/// and nonsense are no weakening at all.
+#[test]
+fn a_fractional_level_lies_between_its_neighbours() {
+    let depths = |level| -> std::collections::BTreeSet<u32> {
+        (0..200)
+            .map(|seed| Skill::at_level(level, seed).unwrap().depth)
+            .collect()
+    };
+    assert_eq!(depths(4.5), [5, 6].into());
+    assert_eq!(depths(4.0), [5].into());
+    assert_eq!(Skill::at_level(4.5, 7).unwrap().weakness, 155);
+    assert_eq!(Skill::at_level(-3.0, 7).unwrap().depth, 1);
+    assert_eq!(Skill::at_level(-3.0, 7).unwrap().weakness, 200);
+    assert_eq!(Skill::at_level(19.99, 7).unwrap().weakness, 0);
+    assert_eq!(Skill::at_level(25.0, 7), None);
+    assert_eq!(Skill::at_level(f64::NAN, 7), None);
 }

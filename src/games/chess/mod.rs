@@ -7,6 +7,7 @@
 //! - `zobrist`: fixed-seed keys.
 //! - `eval`: the tapered evaluation, linear in the weights of `weights`.
 //! - `see`: static exchange evaluation.
+//! - `strength`: `UCI_Elo`'s levels, measured against Stockfish.
 //! - `weights`: the evaluation weights, fitted by `qiyi tune` (crate::tune).
 //!
 //! Evaluation reads the position through [`Position::pieces`], [`Position::piece_at`],
@@ -35,6 +36,7 @@ mod fen;
 mod movegen;
 pub mod nnue;
 mod see;
+pub mod strength;
 mod tables;
 pub mod train;
 mod wdl;

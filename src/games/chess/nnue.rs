@@ -10,7 +10,9 @@
 
 use super::board::{EMPTY, Move};
 use super::{Eval, Position};
-use crate::core::{Evaluator, MATE_BOUND, MoveList, OptionKind, OptionSpec, Score, quote};
+use crate::core::{
+    EloScale, Evaluator, MATE_BOUND, MoveList, OptionKind, OptionSpec, Score, quote,
+};
 use std::sync::Arc;
 
 /// Hidden units per view.
@@ -387,6 +389,12 @@ impl Evaluator<Position> for Evaluation {
     /// read by it too until one is fitted to its own games.
     fn win_draw_loss(&self, pos: &Position, score: Score) -> Option<[u32; 3]> {
         Some(super::wdl::win_draw_loss(pos, score))
+    }
+
+    /// Measured with the hand-written evaluation; with a network the levels play at Elos
+    /// nobody has measured.
+    fn elo_scale(&self) -> Option<EloScale> {
+        Some(super::strength::SCALE)
     }
 
     fn configured(&self, name: &str, value: &str) -> Result<Evaluation, String> {
