@@ -237,6 +237,28 @@ fn the_worlds_option_bounds_the_worlds_a_move_searches() {
     assert!(error.contains("Worlds"), "{error}");
 }
 
+/// `Skill Level` reaches the search over worlds: level 0 stops each world at depth 1.
+#[test]
+fn skill_level_weakens_the_dark_search_too() {
+    let mut engine = engine("dark");
+    let game = random_game(5, 30);
+    let (tokens, truth) = game.steps.last().unwrap();
+    let mut sees = [false; 4];
+    sees[truth.side_to_move()] = true;
+    engine.send(&command(&game, sees, tokens));
+    engine.send("setoption name Worlds value 2");
+    for (level, depth) in [(20, 2), (0, 1)] {
+        engine.send(&format!("setoption name Skill Level value {level}"));
+        engine.send("go depth 2");
+        let lines = engine.until("bestmove", 15 * SECOND);
+        let last = lines.iter().rev().find(|l| l.contains(" worlds ")).unwrap();
+        assert!(
+            last.starts_with(&format!("info depth {depth} ")),
+            "{level}: {last}"
+        );
+    }
+}
+
 /// Late in a long dark game dozens of hidden pieces are joined by combats, and a sampler
 /// that must prove which ranks can be completed can search for minutes (it once did, and
 /// the seat forfeited its game). A move must come within its time, and `d` soon.

@@ -284,28 +284,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
     }
 
-    /// The root line a weakened search plays: each of the best few lines draws a random
-    /// bonus of up to [`Skill::weakness`], and the highest total wins. A line more than
-    /// that below the best (a piece or a seen mate thrown away) can never win, nor is a
-    /// line whose iteration was cut short chosen.
+    /// The root line a weakened search plays, among its best few ([`Skill::choose`]); a
+    /// line whose iteration was cut short is never chosen.
     fn weakened_choice(&self, skill: Skill) -> usize {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(skill.seed);
-        let weakness = skill.weakness;
         let lines = self.shared.multipv.min(self.root_moves.len());
-        let mut chosen = 0;
-        let mut top = Score::MIN;
-        for (index, line) in self.root_moves[..lines].iter().enumerate() {
-            if line.score == -INFINITY {
-                continue;
-            }
-            let value = line.score + rng.random_range(0..=weakness);
-            if value > top {
-                top = value;
-                chosen = index;
-            }
-        }
-        chosen
+        skill.choose(
+            self.root_moves[..lines]
+                .iter()
+                .map(|line| (line.score != -INFINITY).then_some(line.score)),
+        )
     }
 
     /// Whether the main thread should not start another iteration.

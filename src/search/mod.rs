@@ -149,6 +149,28 @@ impl Skill {
     }
 }
 
+impl Skill {
+    /// Which of a few candidate moves to play, given each one's score (`None` for one
+    /// that may not be chosen, such as a line whose iteration was cut short): each draws
+    /// a random bonus of up to [`Skill::weakness`] and the highest total wins. So a move
+    /// more than that below the best (a piece or a seen mate thrown away) never does.
+    pub(crate) fn choose(self, scores: impl IntoIterator<Item = Option<Score>>) -> usize {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(self.seed);
+        let mut chosen = 0;
+        let mut top = Score::MIN;
+        for (index, score) in scores.into_iter().enumerate() {
+            let Some(score) = score else { continue };
+            let value = score + rng.random_range(0..=self.weakness);
+            if value > top {
+                top = value;
+                chosen = index;
+            }
+        }
+        chosen
+    }
+}
+
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {

@@ -15,8 +15,8 @@
 
 use super::alphabeta::Worker;
 use super::{
-    Control, Limits, Report, ReportFn, SearchParams, SearchResult, Shared, TimeBudget,
-    TranspositionTable, wait_for_stop,
+    Control, Limits, Report, ReportFn, SKILL_CANDIDATES, SearchParams, SearchResult, Shared, Skill,
+    TimeBudget, TranspositionTable, wait_for_stop,
 };
 use crate::core::{Evaluator, Game, Hidden, MATE, MATE_BOUND, MoveList, Outcome, Score};
 use rayon::prelude::*;
@@ -176,6 +176,18 @@ impl Tallies {
             .map_or(0, |(m, _)| m)
     }
 
+    /// The move a weakened search plays: one of the [`SKILL_CANDIDATES`] best by
+    /// [`Tallies::cautious`], by [`Skill::choose`] on their values as scores.
+    fn weakened_choice(&self, skill: Skill) -> usize {
+        let mut ranked: Vec<(usize, f64)> = (0..self.moves.len())
+            .map(|m| (m, self.cautious(m)))
+            .collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        ranked.truncate(SKILL_CANDIDATES);
+        let pick = skill.choose(ranked.iter().map(|&(_, value)| Some(score_of(value))));
+        ranked.get(pick).map_or(0, |&(m, _)| m)
+    }
+
     /// Which moves may still be chosen: those whose mean plus their margin reaches the
     /// choice's cautious value, and the [`MIN_CONTENDERS`] most hopeful in any case. The
     /// others are dropped, and the worlds still to come are spent on the contenders
@@ -306,6 +318,7 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
     let threads = params.threads.max(1);
     let budget = TimeBudget::new(limits, root.side_to_move(), params.time);
     let depth = limits.depth.unwrap_or(WORLD_DEPTH);
+    let depth = params.skill.map_or(depth, |skill| depth.min(skill.depth));
     tt.new_search();
     // Without a clock or `movetime` only the per-move cap bounds the time: then the worlds
     // are counted.
@@ -394,6 +407,9 @@ pub(super) fn search<G: Game, E: Evaluator<G>>(
         );
         send(&tallies, moves[best], best, worlds, nodes);
     }
+    if let Some(skill) = params.skill {
+        best = tallies.weakened_choice(skill);
+    }
     if reported < worlds {
         send(&tallies, moves[best], best, worlds, nodes);
     }
@@ -431,6 +447,27 @@ mod tests {
             tallies.add_world(1.0, scores);
         }
         tallies
+    }
+
+    /// `Skill Level` in the dark game: a weak player picks among the near-best moves at
+    /// random, never one a piece worse; a strong one the best.
+    #[test]
+    fn a_weakened_choice_varies_among_near_moves_but_never_takes_a_bad_one() {
+        let worlds: Vec<Vec<Score>> = (0..30).map(|i| vec![60 + i % 3, 40, 20, -900]).collect();
+        let tallies = tally(&worlds);
+        assert_eq!(tallies.choice(), 0);
+        let mut picked = [0; 4];
+        for seed in 0..300 {
+            let skill = Skill::at_level(0.0, seed).unwrap();
+            picked[tallies.weakened_choice(skill)] += 1;
+        }
+        assert_eq!(picked[3], 0, "{picked:?}");
+        assert!(picked[1] > 0 && picked[2] > 0, "{picked:?}");
+        assert!(picked[0] > picked[2], "{picked:?}");
+        for seed in 0..50 {
+            let skill = Skill::at_level(19.9, seed).unwrap();
+            assert_eq!(tallies.weakened_choice(skill), 0);
+        }
     }
 
     #[test]
