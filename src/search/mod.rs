@@ -147,9 +147,7 @@ impl Skill {
             seed: rng.random(),
         })
     }
-}
 
-impl Skill {
     /// Which of a few candidate moves to play, given each one's score (`None` for one
     /// that may not be chosen, such as a line whose iteration was cut short): each draws
     /// a random bonus of up to [`Skill::weakness`] and the highest total wins. So a move
