@@ -265,9 +265,13 @@ pub(super) fn right_index(bit: u8) -> usize {
     bit.trailing_zeros() as usize
 }
 
-/// The squares one castling needs empty and unattacked, for a king and rook at home.
+/// One castling right's rook, and the squares its castling needs empty and unattacked,
+/// for a king and rook at home.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct CastlingPath {
+    /// The rook's square: in standard chess a corner, in Chess960 wherever the start
+    /// position put it.
+    pub(super) rook: u8,
     /// Every square the king or rook crosses or lands on, but their own two.
     pub(super) empty: [u8; 8],
     pub(super) empties: u8,
@@ -284,6 +288,7 @@ pub(super) struct CastlingPath {
 impl CastlingPath {
     fn new(king: u8, rook: u8) -> CastlingPath {
         let mut path = CastlingPath {
+            rook,
             lift_rook: !matches!(rook & 7, 0 | 7),
             ..CastlingPath::default()
         };
@@ -357,12 +362,9 @@ pub struct Position {
     pub(super) halfmove: u16,
     pub(super) fullmove: u16,
     pub(super) key: u64,
-    /// The square of the rook each castling right castles with, by [`right_index`];
-    /// `NO_SQUARE` for a right the position never had. In standard chess the corners;
-    /// in Chess960 wherever the start position put them.
-    pub(super) castling_rooks: [u8; 4],
-    /// What castling with each right asks of the board, by [`right_index`], worked out
-    /// once from the home squares so that generation only reads it.
+    /// Each castling right's rook and what castling with it asks of the board, by
+    /// [`right_index`], worked out once from the home squares so that generation only
+    /// reads it; meaningful for the rights the position was given.
     pub(super) castling_paths: [CastlingPath; 4],
     /// The rights that survive a move from or to each square: a king or castling rook
     /// leaving home, or a castling rook captured there.
@@ -385,7 +387,8 @@ impl PartialEq for Position {
             && self.side == other.side
             && self.castling == other.castling
             && (0..4).all(|i| {
-                self.castling & 1 << i == 0 || self.castling_rooks[i] == other.castling_rooks[i]
+                self.castling & 1 << i == 0
+                    || self.castling_paths[i].rook == other.castling_paths[i].rook
             })
             && self.chess960 == other.chess960
             && self.ep == other.ep
@@ -414,7 +417,6 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             key: 0,
-            castling_rooks: [NO_SQUARE; 4],
             castling_paths: [CastlingPath::default(); 4],
             castling_kept: [15; 128],
             castling_keys: [0; 4],
@@ -605,22 +607,18 @@ impl Position {
         key
     }
 
-    /// Derives what castling needs besides the rights and their rooks, once the FEN
-    /// reader has set those: the rights each square's move keeps, and each right's key.
-    pub(super) fn settle_castling(&mut self) {
-        self.castling_kept = [15; 128];
-        for (i, &rook) in self.castling_rooks.iter().enumerate() {
-            if rook == NO_SQUARE {
-                continue;
-            }
-            let color = Color::from_index(i / 2);
-            let king = self.king_square(color).0;
-            let both = 3 << (2 * (i / 2));
-            self.castling_kept[usize::from(king)] &= !both;
-            self.castling_kept[usize::from(rook)] &= !(1 << i);
-            self.castling_keys[i] = zobrist::CASTLING_RIGHT[i][usize::from(rook & 7)];
-            self.castling_paths[i] = CastlingPath::new(king, rook);
-        }
+    /// Gives the castling right `bit` with the rook on `rook` to a position being read,
+    /// its king where it stands, with what follows from them: the squares whose moves
+    /// end the right, the right's key (added once the whole key is computed) and its path.
+    pub(super) fn grant_castling(&mut self, bit: u8, rook: u8) {
+        let i = right_index(bit);
+        let king = self.king_square(Color::from_index(i / 2)).0;
+        let both = 3 << (2 * (i / 2));
+        self.castling |= bit;
+        self.castling_kept[usize::from(king)] &= !both;
+        self.castling_kept[usize::from(rook)] &= !bit;
+        self.castling_keys[i] = zobrist::CASTLING_RIGHT[i][usize::from(rook & 7)];
+        self.castling_paths[i] = CastlingPath::new(king, rook);
     }
 
     /// The xor of the keys of a set of castling rights.

@@ -195,11 +195,9 @@ impl Position {
                 if pos.castling & bit != 0 {
                     return Err(FenError::Castling(fields[2].to_string()));
                 }
-                pos.castling |= bit;
-                pos.castling_rooks[right_index(bit)] = rook;
+                pos.grant_castling(bit, rook);
             }
         }
-        pos.settle_castling();
 
         if fields[3] != "-" {
             let Some(ep) = Square::parse(fields[3]) else {
@@ -279,7 +277,7 @@ impl Position {
             if self.castling & bit == 0 {
                 continue;
             }
-            let rook = self.castling_rooks[right_index(bit)];
+            let rook = self.castling_paths[right_index(bit)].rook;
             let case = |c: char| {
                 if color == Color::White {
                     c.to_ascii_uppercase()

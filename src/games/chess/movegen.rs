@@ -392,7 +392,7 @@ impl Position {
             {
                 continue;
             }
-            let rook = self.castling_rooks[right];
+            let rook = path.rook;
             let king_path = &path.king_path[..usize::from(path.king_steps & 7)];
             let safe = if path.lift_rook {
                 let mut board = self.board;
