@@ -203,24 +203,35 @@ fn a_position_that_gives_every_rank_is_open_in_any_mode() {
     }
 }
 
-#[test]
-fn the_worlds_option_bounds_the_worlds_a_move_searches() {
+/// An engine in the dark game at ply 30 of a random game, seeing the mover's lineup alone.
+fn dark_engine_mid_game() -> Engine {
     let mut engine = engine("dark");
     let game = random_game(5, 30);
     let (tokens, truth) = game.steps.last().unwrap();
     let mut sees = [false; 4];
     sees[truth.side_to_move()] = true;
     engine.send(&command(&game, sees, tokens));
+    engine
+}
+
+/// The last `info` line that counts the worlds, among a search's lines.
+fn last_worlds_line(lines: &[String]) -> &String {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" worlds "))
+        .expect("an info line with the worlds")
+}
+
+#[test]
+fn the_worlds_option_bounds_the_worlds_a_move_searches() {
+    let mut engine = dark_engine_mid_game();
     for worlds in [1, 6] {
         engine.send(&format!("setoption name Worlds value {worlds}"));
         // Long enough that only the option can end the search early.
         engine.send("go movetime 20000");
         let lines = engine.until("bestmove", 15 * SECOND);
-        let last = lines
-            .iter()
-            .rev()
-            .find(|l| l.contains(" worlds "))
-            .expect("an info line with the worlds");
+        let last = last_worlds_line(&lines);
         assert!(last.contains(&format!(" worlds {worlds} ")), "{last}");
     }
     // Depth 0 searches the captures alone below each root move; without a clock the
@@ -228,7 +239,7 @@ fn the_worlds_option_bounds_the_worlds_a_move_searches() {
     engine.send("setoption name Worlds value 0");
     engine.send("go depth 0");
     let lines = engine.until("bestmove", 15 * SECOND);
-    let last = lines.iter().rev().find(|l| l.contains(" worlds ")).unwrap();
+    let last = last_worlds_line(&lines);
     assert!(
         last.starts_with("info depth 0 ") && last.contains(" worlds 64 "),
         "{last}"
@@ -240,18 +251,13 @@ fn the_worlds_option_bounds_the_worlds_a_move_searches() {
 /// `Skill Level` reaches the search over worlds: level 0 stops each world at depth 1.
 #[test]
 fn skill_level_weakens_the_dark_search_too() {
-    let mut engine = engine("dark");
-    let game = random_game(5, 30);
-    let (tokens, truth) = game.steps.last().unwrap();
-    let mut sees = [false; 4];
-    sees[truth.side_to_move()] = true;
-    engine.send(&command(&game, sees, tokens));
+    let mut engine = dark_engine_mid_game();
     engine.send("setoption name Worlds value 2");
     for (level, depth) in [(20, 2), (0, 1)] {
         engine.send(&format!("setoption name Skill Level value {level}"));
         engine.send("go depth 2");
         let lines = engine.until("bestmove", 15 * SECOND);
-        let last = lines.iter().rev().find(|l| l.contains(" worlds ")).unwrap();
+        let last = last_worlds_line(&lines);
         assert!(
             last.starts_with(&format!("info depth {depth} ")),
             "{level}: {last}"
