@@ -6,12 +6,9 @@
 mod common;
 
 use common::Engine;
-use std::time::Duration;
 
 fn uci() -> Engine {
-    let mut engine = Engine::start(&["--game", "chess"]);
-    engine.send("uci");
-    let lines = engine.until("uciok", Duration::from_secs(10));
+    let (engine, lines) = Engine::uci_chess();
     assert!(
         lines
             .iter()

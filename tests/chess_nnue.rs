@@ -62,9 +62,7 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
         "train", "--data", data_s, "--out", net_s, "--epochs", "3", "--batch", "256",
     ]);
 
-    let mut engine = Engine::start(&["--game", "chess"]);
-    engine.send("uci");
-    let declared = engine.until("uciok", Duration::from_secs(10));
+    let (mut engine, declared) = Engine::uci_chess();
     assert!(
         declared
             .iter()

@@ -14,14 +14,6 @@ use std::time::Duration;
 const QUEEN_ATTACKED: &str =
     "position fen rnb1kbnr/pppp1ppp/8/4p3/4P1q1/5P2/PPPP2PP/RNBQKBNR b KQkq - 0 3";
 
-fn uci() -> (Engine, Vec<String>) {
-    let mut engine = Engine::start(&["--game", "chess"]);
-    engine.send("uci");
-    let lines = engine.until("uciok", Duration::from_secs(10));
-    engine.ask("isready", "readyok");
-    (engine, lines)
-}
-
 /// The lines up to `readyok` after sending `lines`.
 fn settle(engine: &mut Engine, lines: &[&str]) -> Vec<String> {
     for line in lines {
@@ -54,7 +46,7 @@ fn depth_cap(elo: i64) -> u32 {
 
 #[test]
 fn chess_declares_the_elo_options_and_shogi_does_not() {
-    let (_, lines) = uci();
+    let (_, lines) = Engine::uci_chess();
     assert!(
         lines.contains(&"option name UCI_LimitStrength type check default false".to_string()),
         "{lines:#?}"
@@ -77,7 +69,7 @@ fn chess_declares_the_elo_options_and_shogi_does_not() {
 
 #[test]
 fn bad_elo_values_are_refused_and_the_old_value_kept() {
-    let (mut engine, _) = uci();
+    let (mut engine, _) = Engine::uci_chess();
     let lines = settle(
         &mut engine,
         &[
@@ -108,7 +100,7 @@ fn bad_elo_values_are_refused_and_the_old_value_kept() {
 
 #[test]
 fn a_limited_search_stops_shallow_and_never_hangs_a_piece() {
-    let (mut engine, _) = uci();
+    let (mut engine, _) = Engine::uci_chess();
     // `Skill Level` at full strength changes nothing: `UCI_Elo` overrides it.
     settle(
         &mut engine,
@@ -137,7 +129,7 @@ fn a_limited_search_stops_shallow_and_never_hangs_a_piece() {
 
 #[test]
 fn uci_elo_does_nothing_without_uci_limitstrength() {
-    let (mut engine, _) = uci();
+    let (mut engine, _) = Engine::uci_chess();
     settle(
         &mut engine,
         &[

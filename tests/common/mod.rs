@@ -122,6 +122,15 @@ impl Engine {
         self.until(prefix, Duration::from_secs(10)).pop().unwrap()
     }
 
+    /// Chess over UCI: the handshake's lines (the options it declares), then `isready`.
+    pub fn uci_chess() -> (Engine, Vec<String>) {
+        let mut engine = Engine::start(&["--game", "chess"]);
+        engine.send("uci");
+        let lines = engine.until("uciok", Duration::from_secs(10));
+        engine.ask("isready", "readyok");
+        (engine, lines)
+    }
+
     /// `ugi` handshake plus `isready`.
     pub fn ugi() -> Engine {
         let mut engine = Engine::start(&[]);
