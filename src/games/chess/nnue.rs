@@ -1,8 +1,12 @@
 //! An efficiently updatable neural network (NNUE) for chess: 768 inputs (colour relative
 //! to the side whose view it is, piece kind, square mirrored for Black) into [`HIDDEN`]
 //! units per view, clipped ReLU, then one output from both views, the side to move's
-//! first. Quantized to integers as the inference runs it: the feature transformer in
-//! `i16` scaled by [`QA`], the output weights by [`QB`].
+//! first. Beside the hidden units each input has a weight added straight to the output
+//! (as Stockfish's PSQT weights): half the side to move's sum of them less half the
+//! other side's. That linear part learns material and piece placement from far fewer
+//! positions than the hidden units need, leaving them the rest. Quantized to integers
+//! as the inference runs it: the feature transformer in `i16` scaled by [`QA`], the
+//! output weights by [`QB`], the direct weights in `i32` by both.
 //!
 //! The search does not add up 32 features at every node: each thread's [`Accumulators`]
 //! keeps one pair of sums per ply and learns of each move's few added and removed
@@ -21,13 +25,16 @@ pub const HIDDEN: usize = 128;
 pub const INPUTS: usize = 768;
 /// Scale of the feature transformer's weights and biases, and the clip of its output.
 pub const QA: i32 = 255;
-/// Scale of the output weights.
-pub const QB: i32 = 64;
+/// Scale of the output weights. A trained network's output weights are mostly below
+/// 0.2, where 64 steps to the unit lost a tenth of each; at 1024 the sum of 256 clipped
+/// activations times `i16` weights still fits an `i32` (256 · 255 · 32767 < 2^31).
+pub const QB: i32 = 1024;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
 
-/// What a network file starts with; the hidden size follows.
-const MAGIC: &[u8; 8] = b"QIYINNUE";
+/// What a network file starts with; the hidden size follows. The second format: the first
+/// scaled its output weights by 64.
+const MAGIC: &[u8; 8] = b"QIYINN02";
 
 /// A quantized network.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,7 +44,16 @@ pub struct Network {
     pub feature_bias: Vec<i16>,
     /// The side to move's `HIDDEN` weights, then the other side's.
     pub output_weights: Vec<i16>,
+    /// One weight per input, added straight to the output, scaled by `QA * QB`.
+    pub direct_weights: Vec<i32>,
     pub output_bias: i32,
+}
+
+/// One view's sums: the hidden units' and the direct weights'.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sum {
+    pub hidden: [i16; HIDDEN],
+    pub direct: i32,
 }
 
 /// The input of a piece code on a 0x88 square, seen by `view` (0 White, 1 Black).
@@ -52,6 +68,13 @@ pub fn feature(view: usize, code: u8, square: u8) -> usize {
     usize::from(!own) * 384 + kind * 64 + index
 }
 
+/// The input of the same piece on the square mirrored from left to right (files a-h
+/// swapped): the square's file is its index's low three bits.
+#[inline]
+pub fn mirrored(feature: u16) -> u16 {
+    feature ^ 7
+}
+
 /// The inputs of every piece of `pos` for `view`.
 pub fn features(pos: &Position, view: usize) -> impl Iterator<Item = usize> + '_ {
     (0u8..128)
@@ -62,11 +85,11 @@ pub fn features(pos: &Position, view: usize) -> impl Iterator<Item = usize> + '_
 impl Network {
     /// Reads a network file: [`MAGIC`], the hidden size as a little-endian `u32`, then the
     /// feature weights, feature biases and output weights as little-endian `i16`, and the
-    /// output bias as `i32`.
+    /// direct weights and the output bias as `i32`.
     pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or_else(|| anyhow::anyhow!("not a qiyi network file (no QIYINNUE header)"))?;
+        let body = bytes.strip_prefix(MAGIC.as_slice()).ok_or_else(|| {
+            anyhow::anyhow!("not a qiyi network file of this format (no QIYINN02 header)")
+        })?;
         let (size, body) = body
             .split_first_chunk::<4>()
             .ok_or_else(|| anyhow::anyhow!("network file cut short"))?;
@@ -75,26 +98,32 @@ impl Network {
             anyhow::bail!("network has {hidden} hidden units; this build reads {HIDDEN}");
         }
         let shorts = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN;
-        if body.len() != 2 * shorts + 4 {
+        let size = 2 * shorts + 4 * (INPUTS + 1);
+        if body.len() != size {
             anyhow::bail!(
-                "network file has {} bytes after its header, not {}",
-                body.len(),
-                2 * shorts + 4
+                "network file has {} bytes after its header, not {size}",
+                body.len()
             );
         }
-        let mut values = body[..2 * shorts]
+        let (short_bytes, int_bytes) = body.split_at(2 * shorts);
+        let mut shorts = short_bytes
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut take = |n: usize| values.by_ref().take(n).collect::<Vec<i16>>();
+        let mut take = |n: usize| shorts.by_ref().take(n).collect::<Vec<i16>>();
         let feature_weights = take(INPUTS * HIDDEN);
         let feature_bias = take(HIDDEN);
         let output_weights = take(2 * HIDDEN);
-        let tail: [u8; 4] = body[2 * shorts..].try_into()?;
+        let mut ints: Vec<i32> = int_bytes
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let output_bias = ints.pop().unwrap_or_default();
         Ok(Network {
             feature_weights,
             feature_bias,
             output_weights,
-            output_bias: i32::from_le_bytes(tail),
+            direct_weights: ints,
+            output_bias,
         })
     }
 
@@ -110,14 +139,19 @@ impl Network {
         {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
-        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        for v in self.direct_weights.iter().chain([&self.output_bias]) {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
         bytes
     }
 
     /// One view's sum of the biases and the rows of `inputs`.
-    pub fn sum(&self, inputs: impl IntoIterator<Item = usize>) -> [i16; HIDDEN] {
-        let mut sum = [0i16; HIDDEN];
-        sum.copy_from_slice(&self.feature_bias);
+    pub fn sum(&self, inputs: impl IntoIterator<Item = usize>) -> Sum {
+        let mut sum = Sum {
+            hidden: [0; HIDDEN],
+            direct: 0,
+        };
+        sum.hidden.copy_from_slice(&self.feature_bias);
         for f in inputs {
             self.add(&mut sum, f);
         }
@@ -125,37 +159,41 @@ impl Network {
     }
 
     /// Both views' sums over the whole board.
-    pub fn refresh(&self, pos: &Position) -> [[i16; HIDDEN]; 2] {
+    pub fn refresh(&self, pos: &Position) -> [Sum; 2] {
         [self.sum(features(pos, 0)), self.sum(features(pos, 1))]
     }
 
     #[inline]
-    fn add(&self, sum: &mut [i16; HIDDEN], feature: usize) {
+    fn add(&self, sum: &mut Sum, feature: usize) {
         let row = &self.feature_weights[feature * HIDDEN..(feature + 1) * HIDDEN];
-        for (s, w) in sum.iter_mut().zip(row) {
+        for (s, w) in sum.hidden.iter_mut().zip(row) {
             *s = s.wrapping_add(*w);
         }
+        sum.direct += self.direct_weights[feature];
     }
 
     #[inline]
-    fn remove(&self, sum: &mut [i16; HIDDEN], feature: usize) {
+    fn remove(&self, sum: &mut Sum, feature: usize) {
         let row = &self.feature_weights[feature * HIDDEN..(feature + 1) * HIDDEN];
-        for (s, w) in sum.iter_mut().zip(row) {
+        for (s, w) in sum.hidden.iter_mut().zip(row) {
             *s = s.wrapping_sub(*w);
         }
+        sum.direct -= self.direct_weights[feature];
     }
 
     /// The score from the view of `side`, the side to move, given both views' sums.
-    pub fn output(&self, sums: &[[i16; HIDDEN]; 2], side: usize) -> Score {
+    pub fn output(&self, sums: &[Sum; 2], side: usize) -> Score {
         let (us, them) = (&sums[side], &sums[side ^ 1]);
         let (ours, theirs) = self.output_weights.split_at(HIDDEN);
         let clip = |v: i16| i32::from(v).clamp(0, QA);
         let mut total = 0i32;
         for i in 0..HIDDEN {
-            total += clip(us[i]) * i32::from(ours[i]) + clip(them[i]) * i32::from(theirs[i]);
+            total += clip(us.hidden[i]) * i32::from(ours[i])
+                + clip(them.hidden[i]) * i32::from(theirs[i]);
         }
-        ((i64::from(total) + i64::from(self.output_bias)) * i64::from(SCALE) / i64::from(QA * QB))
-            as Score
+        let direct = (i64::from(us.direct) - i64::from(them.direct)) / 2;
+        ((i64::from(total) + direct + i64::from(self.output_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB)) as Score
     }
 
     /// The score of `pos` from the side to move's view, from the whole board.
@@ -221,7 +259,7 @@ impl Change {
 /// One ply's sums, and whether they are up to date with the moves that led to it.
 #[derive(Clone)]
 struct Ply {
-    sums: [[i16; HIDDEN]; 2],
+    sums: [Sum; 2],
     /// The move that led here; `None` for the root or a null move.
     change: Option<Change>,
     fresh: bool,
@@ -255,7 +293,10 @@ impl Accumulators {
         let change = mv.map(|mv| Change::of(pos, mv));
         if self.len == self.plies.len() {
             self.plies.push(Ply {
-                sums: [[0; HIDDEN]; 2],
+                sums: [Sum {
+                    hidden: [0; HIDDEN],
+                    direct: 0,
+                }; 2],
                 change,
                 fresh: false,
             });
@@ -430,10 +471,14 @@ mod tests {
         let feature_weights = draw(INPUTS * HIDDEN, 40);
         let feature_bias = draw(HIDDEN, 60);
         let output_weights = draw(2 * HIDDEN, 60);
+        let direct_weights = (0..INPUTS)
+            .map(|_| rng.random_range(-90_000..=90_000))
+            .collect();
         Network {
             feature_weights,
             feature_bias,
             output_weights,
+            direct_weights,
             output_bias: 1234,
         }
     }

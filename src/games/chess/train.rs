@@ -40,7 +40,9 @@ pub struct Training {
     /// Positions per step.
     #[arg(long, default_value_t = 4096)]
     pub batch: usize,
-    /// Adam's step size.
+    /// Adam's step size at the start; it falls along a half cosine to a hundredth of
+    /// this by the last step, so that the last epochs settle the weights instead of
+    /// leaving them scattered by steps as large as the first.
     #[arg(long, default_value_t = 0.001)]
     pub rate: f32,
     /// Share of the game result in the target; the rest is the search score. Results are
@@ -69,6 +71,7 @@ struct Float {
     feature_weights: Vec<f32>,
     feature_bias: Vec<f32>,
     output_weights: Vec<f32>,
+    direct_weights: Vec<f32>,
     output_bias: f32,
 }
 
@@ -78,12 +81,20 @@ impl Float {
             feature_weights: vec![0.0; INPUTS * HIDDEN],
             feature_bias: vec![0.0; HIDDEN],
             output_weights: vec![0.0; 2 * HIDDEN],
+            direct_weights: vec![0.0; INPUTS],
             output_bias: 0.0,
         }
     }
 
+    /// Small random weights, and direct weights that start as material: pawn 100
+    /// centipawns, knight and bishop 300, rook 500, queen 900, the other side's negative.
     fn random(rng: &mut StdRng) -> Float {
         let mut net = Float::zero();
+        const VALUE: [f32; 6] = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0];
+        for (f, w) in net.direct_weights.iter_mut().enumerate() {
+            let value = VALUE[f / 64 % 6] / SCALE as f32;
+            *w = if f < 384 { value } else { -value };
+        }
         net.feature_weights
             .iter_mut()
             .for_each(|w| *w = rng.random_range(-0.1..0.1));
@@ -99,7 +110,8 @@ impl Float {
             .iter_mut()
             .zip(&other.feature_weights)
             .chain(self.feature_bias.iter_mut().zip(&other.feature_bias))
-            .chain(self.output_weights.iter_mut().zip(&other.output_weights));
+            .chain(self.output_weights.iter_mut().zip(&other.output_weights))
+            .chain(self.direct_weights.iter_mut().zip(&other.direct_weights));
         for (a, b) in pairs {
             *a += b;
         }
@@ -122,6 +134,11 @@ impl Float {
                 .zip(weights)
                 .map(|(s, w)| s.clamp(0.0, 1.0) * w)
                 .sum::<f32>();
+            let direct: f32 = sample.views[v]
+                .iter()
+                .map(|&f| self.direct_weights[usize::from(f)])
+                .sum();
+            out += DIRECT_SIGN[v] * direct;
         }
         (out, sums)
     }
@@ -149,6 +166,7 @@ impl Float {
             for &f in &sample.views[v] {
                 let row = &mut grad.feature_weights[usize::from(f) * HIDDEN..][..HIDDEN];
                 row.iter_mut().zip(&inner).for_each(|(w, d)| *w += d);
+                grad.direct_weights[usize::from(f)] += g * DIRECT_SIGN[v];
             }
         }
         loss
@@ -161,10 +179,19 @@ impl Float {
             feature_weights: self.feature_weights.iter().map(|&w| round(w, QA)).collect(),
             feature_bias: self.feature_bias.iter().map(|&w| round(w, QA)).collect(),
             output_weights: self.output_weights.iter().map(|&w| round(w, QB)).collect(),
+            direct_weights: self
+                .direct_weights
+                .iter()
+                .map(|&w| (w * (QA * QB) as f32).round() as i32)
+                .collect(),
             output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
         }
     }
 }
+
+/// How each view's direct weights count in the output: half the side to move's sum less
+/// half the other side's, as [`Network::output`] adds them.
+const DIRECT_SIGN: [f32; 2] = [0.5, -0.5];
 
 /// `ln 10 / 400`: the slope of the logistic scale in centipawns.
 const LOG_SLOPE: f32 = std::f32::consts::LN_10 / 400.0;
@@ -174,8 +201,24 @@ fn expected_score(centipawns: f32) -> f32 {
     1.0 / (1.0 + (-centipawns * LOG_SLOPE).exp())
 }
 
-/// One `<FEN> | <result> | <score>` line as a sample; `None` when it does not parse.
-fn parse(line: &str, lambda: f32) -> Option<Sample> {
+/// One `<FEN> | <result> | <score>` line as samples: the position, and its mirror image
+/// from left to right when no castling right is left to break the symmetry. Empty when
+/// the line does not parse.
+fn parse(line: &str, lambda: f32) -> Vec<Sample> {
+    parse_one(line, lambda).map_or_else(Vec::new, |(sample, symmetric)| {
+        let mirror = symmetric.then(|| Sample {
+            views: sample
+                .views
+                .clone()
+                .map(|view| view.into_iter().map(nnue::mirrored).collect()),
+            ..sample
+        });
+        std::iter::once(sample).chain(mirror).collect()
+    })
+}
+
+/// One line's sample, and whether its position may be mirrored.
+fn parse_one(line: &str, lambda: f32) -> Option<(Sample, bool)> {
     let mut fields = line.split('|').map(str::trim);
     let pos = Position::from_notation(fields.next()?).ok()?;
     let result: f32 = fields.next()?.parse().ok()?;
@@ -186,11 +229,12 @@ fn parse(line: &str, lambda: f32) -> Option<Sample> {
     let white = lambda * result + (1.0 - lambda) * expected_score(score);
     let side = pos.side_to_move();
     let view = |v: usize| nnue::features(&pos, v).map(|f| f as u16).collect();
-    Some(Sample {
+    let sample = Sample {
         views: [view(side), view(side ^ 1)],
         score: if side == 0 { score } else { -score },
         target: if side == 0 { white } else { 1.0 - white },
-    })
+    };
+    Some((sample, pos.castling_rights() == 0))
 }
 
 /// Mean loss of `net` over `samples`.
@@ -212,25 +256,28 @@ impl Training {
         let text = std::fs::read_to_string(&self.data)
             .with_context(|| format!("reading {}", self.data.display()))?;
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let mut samples: Vec<Sample> = lines
-            .par_iter()
-            .filter_map(|l| parse(l, self.lambda))
-            .collect();
-        if samples.len() < lines.len() {
-            log::warn!(
-                "{} of {} lines did not parse",
-                lines.len() - samples.len(),
-                lines.len()
-            );
+        let parsed: Vec<Vec<Sample>> = lines.par_iter().map(|l| parse(l, self.lambda)).collect();
+        let unparsed = parsed.iter().filter(|s| s.is_empty()).count();
+        if unparsed > 0 {
+            log::warn!("{unparsed} of {} lines did not parse", lines.len());
         }
-        if samples.len() < 2 * HELD_OUT {
-            anyhow::bail!("{} positions are too few to train on", samples.len());
+        // Held out by line, so that no position is held out while its mirror image trains.
+        let mut groups: Vec<Vec<Sample>> = parsed.into_iter().filter(|s| !s.is_empty()).collect();
+        if groups.len() < 2 * HELD_OUT {
+            anyhow::bail!("{} positions are too few to train on", groups.len());
         }
         let mut rng = StdRng::seed_from_u64(self.seed);
-        samples.shuffle(&mut rng);
-        let held = samples.split_off(samples.len() - samples.len() / HELD_OUT);
+        groups.shuffle(&mut rng);
+        let held: Vec<Sample> = groups
+            .split_off(groups.len() - groups.len() / HELD_OUT)
+            .into_iter()
+            .flatten()
+            .collect();
+        let trained = groups.len();
+        let mut samples: Vec<Sample> = groups.into_iter().flatten().collect();
         eprintln!(
-            "train: {} positions, {} held out, read in {:.1} s",
+            "train: {} positions ({trained} lines and their mirror images), {} held out, \
+             read in {:.1} s",
             samples.len(),
             held.len(),
             start.elapsed().as_secs_f64()
@@ -238,6 +285,7 @@ impl Training {
         let mut net = Float::random(&mut rng);
         let (mut m, mut v) = (Float::zero(), Float::zero());
         let mut step = 0;
+        let steps = self.epochs * samples.len().div_ceil(self.batch);
         for epoch in 1..=self.epochs {
             samples.shuffle(&mut rng);
             let mut total = 0.0;
@@ -258,16 +306,11 @@ impl Training {
                         },
                     );
                 total += loss;
+                let progress = step as f32 / steps as f32;
                 step += 1;
-                adam(
-                    &mut net,
-                    &grad,
-                    &mut m,
-                    &mut v,
-                    step,
-                    self.rate,
-                    batch.len(),
-                );
+                let rate = self.rate
+                    * (0.01 + 0.99 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+                adam(&mut net, &grad, &mut m, &mut v, step, rate, batch.len());
             }
             eprintln!(
                 "train: epoch {epoch}: loss {:.6}, held out {:.6}, {:.0} s",
@@ -325,11 +368,12 @@ fn adam(
     grad: &Float,
     m: &mut Float,
     v: &mut Float,
-    step: i32,
+    step: usize,
     rate: f32,
     n: usize,
 ) {
     let scale = 1.0 / n as f32;
+    let step = step.min(i32::MAX as usize) as i32;
     let (c1, c2) = (1.0 - BETA1.powi(step), 1.0 - BETA2.powi(step));
     let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, clip: f32| {
         let g = g * scale;
@@ -358,6 +402,13 @@ fn adam(
             &grad.output_weights,
             &mut m.output_weights,
             &mut v.output_weights,
+            f32::MAX,
+        ),
+        (
+            &mut net.direct_weights,
+            &grad.direct_weights,
+            &mut m.direct_weights,
+            &mut v.direct_weights,
             f32::MAX,
         ),
     ];
@@ -407,10 +458,53 @@ mod tests {
             format!("{fen} w KQkq - 4 4 | 1 | 900"),
         ]
         .iter()
-        .map(|line| parse(line, 0.0).unwrap())
+        .flat_map(|line| parse(line, 0.0))
         .collect();
         assert_eq!(samples[1].score, 200.0);
         assert_eq!(mean_error(&silent, &samples), 150.0);
+    }
+
+    /// A position without castling rights comes with its mirror image, whose inputs are
+    /// those of the position with every rank read right to left; one with a castling
+    /// right comes alone.
+    #[test]
+    fn positions_without_castling_rights_are_mirrored() {
+        let expand = |fen: &str| -> String {
+            fen.split('/')
+                .map(|rank| {
+                    let squares: String = rank
+                        .chars()
+                        .map(|c| match c.to_digit(10) {
+                            Some(n) => "1".repeat(n as usize),
+                            None => c.to_string(),
+                        })
+                        .collect();
+                    squares.chars().rev().collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        let board = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R";
+        let samples = parse(&format!("{board} b - - 0 9 | 0.5 | 35"), 0.0);
+        assert_eq!(samples.len(), 2);
+        let mirror = parse(&format!("{} b - - 0 9 | 0.5 | 35", expand(board)), 0.0);
+        let sorted = |sample: &Sample| {
+            sample.views.clone().map(|mut view| {
+                view.sort_unstable();
+                view
+            })
+        };
+        assert_eq!(sorted(&samples[1]), sorted(&mirror[0]));
+        assert_ne!(sorted(&samples[0]), sorted(&mirror[0]));
+        assert_eq!(
+            (samples[1].score, samples[1].target),
+            (samples[0].score, samples[0].target)
+        );
+        assert_eq!(
+            parse(&format!("{board} b K - 0 9 | 0.5 | 35"), 0.0).len(),
+            1
+        );
+        assert!(parse("not a position | 1 | 0", 0.0).is_empty());
     }
 
     /// Trained on random positions labelled with their material alone, the network
