@@ -6,6 +6,8 @@ once: the quick first test of a search change, whose speed bench measures separa
         --nodes 25000 --pairs 500 --workers 2 --sprt 0 15
 
 `--a`/`--b` are a command and then `Option=value` pairs (`--a ./qiyi EvalFile=net.nnue`).
+`--b-nodes` gives B a budget of its own: node odds that stand in for a speed difference
+(a network against the hand-written evaluation, whose nodes cost 1.7 times as much).
 Each opening of `bench_positions/chess_sprt_openings.epd` is played twice, colours
 swapped; a game ends by the rules (python-chess, draws claimable) or is drawn after 400
 plies. Results are from A's view; with `--sprt ELO0 ELO1` the match stops when the
@@ -34,12 +36,13 @@ def start(spec):
 
 
 def play(engines, opening, a_white, nodes):
-    """0: A won, 1: B won, 2: drawn."""
+    """0: A won, 1: B won, 2: drawn. `nodes` is A's budget and B's."""
     board = opening.copy()
-    white, black = engines if a_white else engines[::-1]
+    white, black = (0, 1) if a_white else (1, 0)
     while not board.is_game_over(claim_draw=True) and board.ply() < 400:
-        engine = white if board.turn == chess.WHITE else black
-        board.push(engine.play(board, chess.engine.Limit(nodes=nodes)).move)
+        side = white if board.turn == chess.WHITE else black
+        limit = chess.engine.Limit(nodes=nodes[side])
+        board.push(engines[side].play(board, limit).move)
     result = board.result(claim_draw=True)
     if result in ("1/2-1/2", "*"):
         return 2
@@ -51,6 +54,7 @@ def main():
     ap.add_argument("--a", nargs="+", required=True)
     ap.add_argument("--b", nargs="+", required=True)
     ap.add_argument("--nodes", type=int, default=25000)
+    ap.add_argument("--b-nodes", type=int, help="B's nodes a move (default: --nodes)")
     ap.add_argument("--pairs", type=int, default=500)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--openings", default=os.path.join(ROOT, "bench_positions", "chess_sprt_openings.epd"))
@@ -72,7 +76,7 @@ def main():
                 if not jobs or done[0]:
                     break
                 opening, a_white = jobs.pop(0)
-            result = play(engines, opening, a_white, args.nodes)
+            result = play(engines, opening, a_white, (args.nodes, args.b_nodes or args.nodes))
             with lock:
                 score[result] += 1
                 w, l, d = score
