@@ -1,6 +1,9 @@
 //! The network pipeline as a user runs it: `qiyi datagen` writes positions, `qiyi train`
 //! fits a network to them, and the engine plays with it once `EvalFile` names it; a file
 //! that does not read is refused with one error line and the engine goes on as before.
+//! Out of the box the engine plays with its built-in network, an empty `EvalFile` selects
+//! the hand-written evaluation, and `UCI_LimitStrength` plays with the hand-written one,
+//! which its Elo scale was measured with.
 
 mod common;
 
@@ -19,8 +22,14 @@ fn qiyi(args: &[&str]) {
 
 /// The score of `go depth 1` from the start position, with a cleared table.
 fn shallow_score(engine: &mut Engine) -> String {
+    score_at_depth_1(engine, "startpos")
+}
+
+/// The score of `go depth 1` from `position` (`startpos` or `fen ...`), with a cleared
+/// table.
+fn score_at_depth_1(engine: &mut Engine, position: &str) -> String {
     engine.send("ucinewgame");
-    engine.send("position startpos");
+    engine.send(&format!("position {position}"));
     engine.send("go depth 1");
     let lines = engine.until("bestmove", Duration::from_secs(10));
     let info = lines
@@ -66,10 +75,31 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
     assert!(
         declared
             .iter()
-            .any(|l| l == "option name EvalFile type string default <empty>"),
+            .any(|l| l == "option name EvalFile type string default qiyi-chess-gen1.nnue"),
         "{declared:#?}"
     );
+    let built_in = shallow_score(&mut engine);
+    engine.send("setoption name EvalFile value <empty>");
+    engine.ask("isready", "readyok");
     let hand_written = shallow_score(&mut engine);
+    assert_ne!(built_in, hand_written, "the built-in network is not used");
+
+    // Limited strength plays with the hand-written evaluation, whatever is loaded. It
+    // also plays a random move among the good ones, so the position has one legal move
+    // (White's king must take the queen) and the score is the evaluation's.
+    let forced = "fen rnb1kbnr/pp1ppppp/2p5/8/P1P5/6PP/1P1PPq2/RNBQKBNR w KQkq - 0 6";
+    let forced_hand_written = score_at_depth_1(&mut engine, forced);
+    engine.send("setoption name EvalFile value qiyi-chess-gen1.nnue");
+    engine.ask("isready", "readyok");
+    let forced_built_in = score_at_depth_1(&mut engine, forced);
+    assert_ne!(forced_built_in, forced_hand_written);
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.ask("isready", "readyok");
+    assert_eq!(score_at_depth_1(&mut engine, forced), forced_hand_written);
+    engine.send("setoption name UCI_LimitStrength value false");
+    engine.ask("isready", "readyok");
+    assert_eq!(score_at_depth_1(&mut engine, forced), forced_built_in);
+    engine.send("setoption name EvalFile value <empty>");
 
     engine.send(&format!(
         "setoption name EvalFile value {}",
@@ -102,6 +132,9 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
     engine.send("setoption name EvalFile value <empty>");
     engine.ask("isready", "readyok");
     assert_eq!(shallow_score(&mut engine), hand_written);
+    engine.send("setoption name EvalFile value qiyi-chess-gen1.nnue");
+    engine.ask("isready", "readyok");
+    assert_eq!(shallow_score(&mut engine), built_in);
     engine.send("quit");
     assert!(engine.exits_within(Duration::from_secs(10)));
 }

@@ -328,6 +328,16 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
     fn elo_scale(&self) -> Option<EloScale> {
         None
     }
+    /// The evaluation a search under `UCI_LimitStrength` plays with, when it is not this
+    /// one: the one [`Evaluator::elo_scale`] was measured with, so that an Elo asked for
+    /// is the Elo played whatever else is loaded (chess: the hand-written evaluation,
+    /// whatever network `EvalFile` names).
+    fn strength_limited(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
     /// Options of the evaluation itself (chess: `EvalFile`).
     fn options(&self) -> Vec<OptionSpec> {
         Vec::new()

@@ -310,7 +310,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             });
         }
         let pos = self.position.clone();
-        let (eval, tt, control) = (self.eval.clone(), self.tt.clone(), self.control.clone());
+        let eval = match self.limit_strength.then(|| self.eval.strength_limited()) {
+            Some(Some(limited)) => Arc::new(limited),
+            _ => self.eval.clone(),
+        };
+        let (tt, control) = (self.tt.clone(), self.control.clone());
         let (out, dialect, mut params) = (self.out.clone(), self.dialect, self.params);
         params.skill = Skill::at_level(self.strength_level(), rand::random());
         let show_wdl = self.show_wdl;

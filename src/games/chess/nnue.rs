@@ -17,6 +17,7 @@ use super::{Eval, Position};
 use crate::core::{
     EloScale, Evaluator, MATE_BOUND, MoveList, OptionKind, OptionSpec, Score, quote,
 };
+use once_cell::sync::Lazy;
 use std::sync::Arc;
 
 /// Hidden units per view.
@@ -344,12 +345,32 @@ impl Accumulators {
 /// The option that names a network file.
 const EVAL_FILE: &str = "EvalFile";
 
-/// The evaluation the engine plays chess with: the network `EvalFile` names once one is
-/// loaded, else the hand-written [`Eval`] (`EvalFile` empty, the default). Quiescence,
+/// The name of the network built into the binary: `EvalFile`'s default, which loads the
+/// built-in network unless a file of that name exists (as Stockfish does). How it was
+/// made, and the match that took it, are in docs/nnue.md.
+pub const EMBEDDED_NAME: &str = "qiyi-chess-gen1.nnue";
+
+/// The built-in network, read once.
+static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
+    let bytes = include_bytes!("qiyi-chess-gen1.nnue");
+    Arc::new(Network::from_bytes(bytes).expect("the built-in network reads"))
+});
+
+/// The evaluation the engine plays chess with: the network `EvalFile` names (by default
+/// the built-in one), or the hand-written [`Eval`] when `EvalFile` is empty. Quiescence,
 /// move ordering and pruning margins are the hand-written evaluation's either way.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Evaluation {
     network: Option<Arc<Network>>,
+}
+
+impl Default for Evaluation {
+    /// The built-in network.
+    fn default() -> Evaluation {
+        Evaluation {
+            network: Some(EMBEDDED.clone()),
+        }
+    }
 }
 
 impl Evaluation {
@@ -358,6 +379,11 @@ impl Evaluation {
         Evaluation {
             network: Some(Arc::new(network)),
         }
+    }
+
+    /// The hand-written evaluation alone.
+    pub fn hand_written() -> Evaluation {
+        Evaluation { network: None }
     }
 }
 
@@ -422,7 +448,9 @@ impl Evaluator<Position> for Evaluation {
     fn options(&self) -> Vec<OptionSpec> {
         vec![OptionSpec {
             name: EVAL_FILE,
-            kind: OptionKind::Text { default: "" },
+            kind: OptionKind::Text {
+                default: EMBEDDED_NAME,
+            },
         }]
     }
 
@@ -432,10 +460,14 @@ impl Evaluator<Position> for Evaluation {
         Some(super::wdl::win_draw_loss(pos, score))
     }
 
-    /// Measured with the hand-written evaluation; with a network the levels play at Elos
-    /// nobody has measured.
+    /// Measured with the hand-written evaluation, which [`Evaluator::strength_limited`]
+    /// therefore plays with.
     fn elo_scale(&self) -> Option<EloScale> {
         Some(super::strength::SCALE)
+    }
+
+    fn strength_limited(&self) -> Option<Evaluation> {
+        self.network.is_some().then(Evaluation::hand_written)
     }
 
     fn configured(&self, name: &str, value: &str) -> Result<Evaluation, String> {
@@ -447,6 +479,9 @@ impl Evaluator<Position> for Evaluation {
         }
         let path = value.trim();
         if path.is_empty() || path == "<empty>" {
+            return Ok(Evaluation::hand_written());
+        }
+        if path == EMBEDDED_NAME && !std::path::Path::new(path).exists() {
             return Ok(Evaluation::default());
         }
         // The whole path, unlike other echoed tokens: it is what the user must correct.
@@ -521,7 +556,7 @@ mod tests {
             assert!(result.best.is_some());
         }
         // The hand-written evaluation when no network is loaded, and back to it.
-        let plain = Evaluation::default();
+        let plain = Evaluation::hand_written();
         assert_eq!(plain.evaluate(&pos), Eval.evaluate(&pos));
         assert!(plain.configured("EvalFile", "/no/such/file.nnue").is_err());
         let back = checked.0.configured("EvalFile", "<empty>").unwrap();
@@ -539,6 +574,30 @@ mod tests {
         other_size[8] = 64;
         let error = Network::from_bytes(&other_size).unwrap_err().to_string();
         assert!(error.contains("64 hidden units"), "{error}");
+    }
+
+    /// The built-in network reads, is what the engine plays with, and knows that a queen
+    /// up is better for the side that has it; strength limiting sets it aside.
+    #[test]
+    fn the_built_in_network_plays_and_counts_material() {
+        let built_in = Evaluation::default();
+        let eval = |fen: &str| built_in.evaluate(&Position::from_notation(fen).unwrap());
+        let even = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(even.abs() < 100, "{even}");
+        let queen_up = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(queen_up > even + 500, "{queen_up}");
+        let queen_down = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert!(queen_down < even - 500, "{queen_down}");
+        let limited = built_in
+            .strength_limited()
+            .expect("the hand-written evaluation");
+        assert!(limited.network.is_none());
+        assert!(Evaluation::hand_written().strength_limited().is_none());
+        let named = built_in.configured("EvalFile", EMBEDDED_NAME).unwrap();
+        assert!(Arc::ptr_eq(
+            named.network.as_ref().unwrap(),
+            built_in.network.as_ref().unwrap()
+        ));
     }
 
     #[test]
