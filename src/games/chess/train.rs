@@ -285,7 +285,7 @@ impl Training {
         let mut net = Float::random(&mut rng);
         let (mut m, mut v) = (Float::zero(), Float::zero());
         let mut step = 0;
-        let steps = self.epochs * samples.len().div_ceil(self.batch);
+        let steps = (self.epochs * samples.len().div_ceil(self.batch)) as f32;
         for epoch in 1..=self.epochs {
             samples.shuffle(&mut rng);
             let mut total = 0.0;
@@ -306,7 +306,7 @@ impl Training {
                         },
                     );
                 total += loss;
-                let progress = step as f32 / steps as f32;
+                let progress = step as f32 / steps;
                 step += 1;
                 let rate = self.rate
                     * (0.01 + 0.99 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
@@ -368,12 +368,11 @@ fn adam(
     grad: &Float,
     m: &mut Float,
     v: &mut Float,
-    step: usize,
+    step: i32,
     rate: f32,
     n: usize,
 ) {
     let scale = 1.0 / n as f32;
-    let step = step.min(i32::MAX as usize) as i32;
     let (c1, c2) = (1.0 - BETA1.powi(step), 1.0 - BETA2.powi(step));
     let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, clip: f32| {
         let g = g * scale;
