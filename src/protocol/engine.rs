@@ -310,9 +310,13 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             });
         }
         let pos = self.position.clone();
-        let eval = match self.limit_strength.then(|| self.eval.strength_limited()) {
-            Some(Some(limited)) => Arc::new(limited),
-            _ => self.eval.clone(),
+        let eval = match self
+            .limit_strength
+            .then(|| self.eval.strength_limited())
+            .flatten()
+        {
+            Some(limited) => Arc::new(limited),
+            None => self.eval.clone(),
         };
         let (tt, control) = (self.tt.clone(), self.control.clone());
         let (out, dialect, mut params) = (self.out.clone(), self.dialect, self.params);

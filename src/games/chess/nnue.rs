@@ -57,6 +57,13 @@ pub struct Sum {
     pub direct: i32,
 }
 
+impl Sum {
+    const ZERO: Sum = Sum {
+        hidden: [0; HIDDEN],
+        direct: 0,
+    };
+}
+
 /// The input of a piece code on a 0x88 square, seen by `view` (0 White, 1 Black).
 #[inline]
 pub fn feature(view: usize, code: u8, square: u8) -> usize {
@@ -148,10 +155,7 @@ impl Network {
 
     /// One view's sum of the biases and the rows of `inputs`.
     pub fn sum(&self, inputs: impl IntoIterator<Item = usize>) -> Sum {
-        let mut sum = Sum {
-            hidden: [0; HIDDEN],
-            direct: 0,
-        };
+        let mut sum = Sum::ZERO;
         sum.hidden.copy_from_slice(&self.feature_bias);
         for f in inputs {
             self.add(&mut sum, f);
@@ -294,10 +298,7 @@ impl Accumulators {
         let change = mv.map(|mv| Change::of(pos, mv));
         if self.len == self.plies.len() {
             self.plies.push(Ply {
-                sums: [Sum {
-                    hidden: [0; HIDDEN],
-                    direct: 0,
-                }; 2],
+                sums: [Sum::ZERO; 2],
                 change,
                 fresh: false,
             });
