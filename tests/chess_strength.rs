@@ -14,15 +14,6 @@ use std::time::Duration;
 const QUEEN_ATTACKED: &str =
     "position fen rnb1kbnr/pppp1ppp/8/4p3/4P1q1/5P2/PPPP2PP/RNBQKBNR b KQkq - 0 3";
 
-/// The lines up to `readyok` after sending `lines`.
-fn settle(engine: &mut Engine, lines: &[&str]) -> Vec<String> {
-    for line in lines {
-        engine.send(line);
-    }
-    engine.send("isready");
-    engine.until("readyok", Duration::from_secs(10))
-}
-
 /// `go depth <depth>` from `position`: the deepest `info depth` and the best move.
 fn search(engine: &mut Engine, position: &str, depth: u32) -> (u32, String) {
     engine.send(position);
@@ -70,13 +61,10 @@ fn chess_declares_the_elo_options_and_shogi_does_not() {
 #[test]
 fn bad_elo_values_are_refused_and_the_old_value_kept() {
     let (mut engine, _) = Engine::uci_chess();
-    let lines = settle(
-        &mut engine,
-        &[
-            "setoption name UCI_LimitStrength value true",
-            &format!("setoption name UCI_Elo value {}", SCALE.min),
-        ],
-    );
+    let lines = engine.settle(&[
+        "setoption name UCI_LimitStrength value true",
+        &format!("setoption name UCI_Elo value {}", SCALE.min),
+    ]);
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:#?}");
     let bad = [
         format!("setoption name UCI_Elo value {}", SCALE.max + 1),
@@ -85,7 +73,7 @@ fn bad_elo_values_are_refused_and_the_old_value_kept() {
         "setoption name UCI_LimitStrength value maybe".to_string(),
     ];
     for line in &bad {
-        let lines = settle(&mut engine, &[line]);
+        let lines = engine.settle(&[line]);
         let errors: Vec<_> = lines
             .iter()
             .filter(|l| l.starts_with("info string error: "))
@@ -102,14 +90,11 @@ fn bad_elo_values_are_refused_and_the_old_value_kept() {
 fn a_limited_search_stops_shallow_and_never_hangs_a_piece() {
     let (mut engine, _) = Engine::uci_chess();
     // `Skill Level` at full strength changes nothing: `UCI_Elo` overrides it.
-    settle(
-        &mut engine,
-        &[
-            "setoption name Skill Level value 20",
-            "setoption name UCI_LimitStrength value true",
-            &format!("setoption name UCI_Elo value {}", SCALE.min),
-        ],
-    );
+    engine.settle(&[
+        "setoption name Skill Level value 20",
+        "setoption name UCI_LimitStrength value true",
+        &format!("setoption name UCI_Elo value {}", SCALE.min),
+    ]);
     for _ in 0..10 {
         let (depth, best) = search(&mut engine, QUEEN_ATTACKED, 12);
         assert!(depth <= depth_cap(SCALE.min), "depth {depth}");
@@ -117,10 +102,7 @@ fn a_limited_search_stops_shallow_and_never_hangs_a_piece() {
     }
     // Higher up the scale, deeper (a level near 4 here, which searches in a moment).
     let high = SCALE.min + (SCALE.max - SCALE.min) / 4;
-    settle(
-        &mut engine,
-        &[&format!("setoption name UCI_Elo value {high}")],
-    );
+    engine.settle(&[&format!("setoption name UCI_Elo value {high}")]);
     let (depth, best) = search(&mut engine, QUEEN_ATTACKED, 30);
     assert!(depth > depth_cap(SCALE.min), "depth {depth}");
     assert!(depth <= depth_cap(high), "depth {depth}");
@@ -130,14 +112,11 @@ fn a_limited_search_stops_shallow_and_never_hangs_a_piece() {
 #[test]
 fn uci_elo_does_nothing_without_uci_limitstrength() {
     let (mut engine, _) = Engine::uci_chess();
-    settle(
-        &mut engine,
-        &[
-            "setoption name UCI_LimitStrength value true",
-            &format!("setoption name UCI_Elo value {}", SCALE.min),
-            "setoption name UCI_LimitStrength value false",
-        ],
-    );
+    engine.settle(&[
+        "setoption name UCI_LimitStrength value true",
+        &format!("setoption name UCI_Elo value {}", SCALE.min),
+        "setoption name UCI_LimitStrength value false",
+    ]);
     let (depth, _) = search(&mut engine, "position startpos", 7);
     assert_eq!(depth, 7);
     // And the full-strength search answers with one line, not the limited search's four.

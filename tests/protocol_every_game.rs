@@ -155,11 +155,11 @@ fn rule_options_sent_before_the_game_apply_to_it() {
     engine.send("setoption name MaxPasses value 0");
     engine.send("ugi");
     engine.until("ugiok", Duration::from_secs(10));
-    engine.send("setoption name Threads value 2");
-    engine.send("setoption name NoCombatDrawPlies value 20");
-    engine.send("setoption name Game value junqi");
-    engine.send("isready");
-    let lines = engine.until("readyok", Duration::from_secs(10));
+    let lines = engine.settle(&[
+        "setoption name Threads value 2",
+        "setoption name NoCombatDrawPlies value 20",
+        "setoption name Game value junqi",
+    ]);
     assert!(
         !lines.iter().any(|l| l.contains("error")),
         "no option was refused: {lines:?}"

@@ -122,6 +122,16 @@ impl Engine {
         self.until(prefix, Duration::from_secs(10)).pop().unwrap()
     }
 
+    /// Sends `lines`, then `isready`: every line the engine printed up to `readyok` (an
+    /// option's error, say).
+    pub fn settle(&mut self, lines: &[&str]) -> Vec<String> {
+        for line in lines {
+            self.send(line);
+        }
+        self.send("isready");
+        self.until("readyok", Duration::from_secs(10))
+    }
+
     /// Chess over UCI: the handshake's lines (the options it declares), then `isready`.
     pub fn uci_chess() -> (Engine, Vec<String>) {
         let mut engine = Engine::start(&["--game", "chess"]);
