@@ -75,7 +75,7 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
     assert!(
         declared
             .iter()
-            .any(|l| l == "option name EvalFile type string default qiyi-chess-gen1.nnue"),
+            .any(|l| l == "option name EvalFile type string default qiyi-chess-gen2.nnue"),
         "{declared:#?}"
     );
     let built_in = shallow_score(&mut engine);
@@ -89,7 +89,7 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
     // (White's king must take the queen) and the score is the evaluation's.
     let forced = "fen rnb1kbnr/pp1ppppp/2p5/8/P1P5/6PP/1P1PPq2/RNBQKBNR w KQkq - 0 6";
     let forced_hand_written = score_at_depth_1(&mut engine, forced);
-    engine.send("setoption name EvalFile value qiyi-chess-gen1.nnue");
+    engine.send("setoption name EvalFile value qiyi-chess-gen2.nnue");
     engine.ask("isready", "readyok");
     let forced_built_in = score_at_depth_1(&mut engine, forced);
     assert_ne!(forced_built_in, forced_hand_written);
@@ -132,7 +132,7 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
     engine.send("setoption name EvalFile value <empty>");
     engine.ask("isready", "readyok");
     assert_eq!(shallow_score(&mut engine), hand_written);
-    engine.send("setoption name EvalFile value qiyi-chess-gen1.nnue");
+    engine.send("setoption name EvalFile value qiyi-chess-gen2.nnue");
     engine.ask("isready", "readyok");
     assert_eq!(shallow_score(&mut engine), built_in);
     engine.send("quit");
