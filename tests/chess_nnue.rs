@@ -8,6 +8,7 @@
 mod common;
 
 use common::Engine;
+use qiyi::games::chess::nnue::EMBEDDED_NAME;
 use std::process::Command;
 use std::time::Duration;
 
@@ -75,12 +76,11 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
     assert!(
         declared
             .iter()
-            .any(|l| l == "option name EvalFile type string default qiyi-chess-gen2.nnue"),
+            .any(|l| *l == format!("option name EvalFile type string default {EMBEDDED_NAME}")),
         "{declared:#?}"
     );
     let built_in = shallow_score(&mut engine);
-    engine.send("setoption name EvalFile value <empty>");
-    engine.ask("isready", "readyok");
+    engine.settle(&["setoption name EvalFile value <empty>"]);
     let hand_written = shallow_score(&mut engine);
     assert_ne!(built_in, hand_written, "the built-in network is not used");
 
@@ -89,15 +89,12 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
     // (White's king must take the queen) and the score is the evaluation's.
     let forced = "fen rnb1kbnr/pp1ppppp/2p5/8/P1P5/6PP/1P1PPq2/RNBQKBNR w KQkq - 0 6";
     let forced_hand_written = score_at_depth_1(&mut engine, forced);
-    engine.send("setoption name EvalFile value qiyi-chess-gen2.nnue");
-    engine.ask("isready", "readyok");
+    engine.settle(&[&format!("setoption name EvalFile value {EMBEDDED_NAME}")]);
     let forced_built_in = score_at_depth_1(&mut engine, forced);
     assert_ne!(forced_built_in, forced_hand_written);
-    engine.send("setoption name UCI_LimitStrength value true");
-    engine.ask("isready", "readyok");
+    engine.settle(&["setoption name UCI_LimitStrength value true"]);
     assert_eq!(score_at_depth_1(&mut engine, forced), forced_hand_written);
-    engine.send("setoption name UCI_LimitStrength value false");
-    engine.ask("isready", "readyok");
+    engine.settle(&["setoption name UCI_LimitStrength value false"]);
     assert_eq!(score_at_depth_1(&mut engine, forced), forced_built_in);
     engine.send("setoption name EvalFile value <empty>");
 
@@ -114,8 +111,7 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
         "a refused file changed the evaluation"
     );
 
-    engine.send(&format!("setoption name EvalFile value {net_s}"));
-    engine.ask("isready", "readyok");
+    engine.settle(&[&format!("setoption name EvalFile value {net_s}")]);
     assert_ne!(
         shallow_score(&mut engine),
         hand_written,
@@ -129,11 +125,9 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
         .unwrap();
     assert_ne!(best, "bestmove (none)");
 
-    engine.send("setoption name EvalFile value <empty>");
-    engine.ask("isready", "readyok");
+    engine.settle(&["setoption name EvalFile value <empty>"]);
     assert_eq!(shallow_score(&mut engine), hand_written);
-    engine.send("setoption name EvalFile value qiyi-chess-gen2.nnue");
-    engine.ask("isready", "readyok");
+    engine.settle(&[&format!("setoption name EvalFile value {EMBEDDED_NAME}")]);
     assert_eq!(shallow_score(&mut engine), built_in);
     engine.send("quit");
     assert!(engine.exits_within(Duration::from_secs(10)));
