@@ -8,6 +8,7 @@ pub mod bench;
 pub mod core;
 pub mod datagen;
 pub mod games;
+pub mod nnue;
 pub mod perft;
 pub mod protocol;
 pub mod referee;

@@ -89,9 +89,14 @@ enum Action {
         #[command(flatten)]
         settings: qiyi::datagen::Datagen,
     },
-    /// Train the chess network on `datagen` positions and write the network file the
-    /// engine's `EvalFile` option reads.
-    Train(qiyi::games::chess::train::Training),
+    /// Train a game's network (chess or shogi) on `datagen` positions and write the
+    /// network file the engine's `EvalFile` option reads.
+    Train {
+        #[arg(long, value_parser = parse_game, default_value = "chess")]
+        game: GameKind,
+        #[command(flatten)]
+        training: qiyi::nnue::train::Training,
+    },
     /// Solve a game outright (FourSquare): print the values of its positions, optionally
     /// write the table.
     Solve {
@@ -172,7 +177,10 @@ fn main() -> ExitCode {
             .dispatch(settings)
             .map_err(anyhow::Error::msg)
             .and_then(|r| r),
-        Some(Action::Train(training)) => training.run().map(|_| ()),
+        Some(Action::Train { game, training }) => match game {
+            GameKind::Chess => training.run::<qiyi::games::chess::Position>().map(|_| ()),
+            other => Err(anyhow::anyhow!("{other} has no network")),
+        },
         Some(Action::Solve { game, out }) => match game {
             GameKind::FourSquare => {
                 qiyi::games::foursquare::tablebase::solve_command(out.as_deref())

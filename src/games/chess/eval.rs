@@ -14,7 +14,7 @@ use super::tables::{
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
-use crate::core::{Evaluator, MoveList, Score};
+use crate::core::{EloScale, Evaluator, MoveList, Score};
 use crate::tune::Tunable;
 
 /// Where each group of terms starts in [`WEIGHTS`], and how many it has. Piece kinds
@@ -489,6 +489,18 @@ impl Evaluator<Position> for Eval {
 
     fn futility_margin(&self, depth: i32) -> Option<Score> {
         Some(90 * depth)
+    }
+
+    /// The model is fitted to games of this evaluation; a network's scores are read by
+    /// it too until one is fitted to its own games.
+    fn win_draw_loss(&self, pos: &Position, score: Score) -> Option<[u32; 3]> {
+        Some(super::wdl::win_draw_loss(pos, score))
+    }
+
+    /// Measured with this evaluation, which a network's [`Evaluator::strength_limited`]
+    /// therefore plays with.
+    fn elo_scale(&self) -> Option<EloScale> {
+        Some(super::strength::SCALE)
     }
 }
 

@@ -38,7 +38,6 @@ pub mod nnue;
 mod see;
 pub mod strength;
 mod tables;
-pub mod train;
 mod wdl;
 mod weights;
 mod zobrist;

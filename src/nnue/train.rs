@@ -1,5 +1,5 @@
-//! `qiyi train`: fits the chess network ([`super::nnue`]) to `qiyi datagen`'s positions,
-//! in floating point with Adam, then quantizes it to the file the engine reads.
+//! `qiyi train`: fits a game's network ([`super`]) to `qiyi datagen`'s positions, in
+//! floating point with Adam, then quantizes it to the file the engine reads.
 //!
 //! The target of a position is its game result blended with its search score
 //! (`lambda` of the result), both as the side to move's expected score; the network's
@@ -7,9 +7,7 @@
 //! `qiyi tune` (400 centipawns per factor ten in odds), and the loss is the squared
 //! difference. Gradients of a batch are summed over the threads' shares of it.
 
-use super::Position;
-use super::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE};
-use crate::core::Game;
+use super::{Features, HIDDEN, Network, QA, QB, SCALE};
 use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -27,10 +25,10 @@ const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
 
-/// Settings of a training run (the `qiyi train` command line).
+/// Settings of a training run (the `qiyi train` command line, the game aside).
 #[derive(Clone, Debug, clap::Args)]
 pub struct Training {
-    /// `<FEN> | <result> | <score>` lines (what `datagen` writes).
+    /// `<position> | <result> | <score>` lines (what `datagen` writes).
     #[arg(long)]
     pub data: PathBuf,
     #[arg(long)]
@@ -76,24 +74,21 @@ struct Float {
 }
 
 impl Float {
-    fn zero() -> Float {
+    fn zero(inputs: usize) -> Float {
         Float {
-            feature_weights: vec![0.0; INPUTS * HIDDEN],
+            feature_weights: vec![0.0; inputs * HIDDEN],
             feature_bias: vec![0.0; HIDDEN],
             output_weights: vec![0.0; 2 * HIDDEN],
-            direct_weights: vec![0.0; INPUTS],
+            direct_weights: vec![0.0; inputs],
             output_bias: 0.0,
         }
     }
 
-    /// Small random weights, and direct weights that start as material: pawn 100
-    /// centipawns, knight and bishop 300, rook 500, queen 900, the other side's negative.
-    fn random(rng: &mut StdRng) -> Float {
-        let mut net = Float::zero();
-        const VALUE: [f32; 6] = [100.0, 300.0, 300.0, 500.0, 900.0, 0.0];
+    /// Small random weights, and direct weights that start as the game's material.
+    fn random<G: Features>(rng: &mut StdRng) -> Float {
+        let mut net = Float::zero(G::INPUTS);
         for (f, w) in net.direct_weights.iter_mut().enumerate() {
-            let value = VALUE[f / 64 % 6] / SCALE as f32;
-            *w = if f < 384 { value } else { -value };
+            *w = G::material(f) / SCALE as f32;
         }
         net.feature_weights
             .iter_mut()
@@ -201,16 +196,17 @@ fn expected_score(centipawns: f32) -> f32 {
     1.0 / (1.0 + (-centipawns * LOG_SLOPE).exp())
 }
 
-/// One `<FEN> | <result> | <score>` line as samples: the position, and its mirror image
-/// from left to right when no castling right is left to break the symmetry. Empty when
-/// the line does not parse.
-fn parse(line: &str, lambda: f32) -> Vec<Sample> {
-    parse_one(line, lambda).map_or_else(Vec::new, |(sample, symmetric)| {
+/// One `<position> | <result> | <score>` line as samples: the position, and its mirror
+/// image from left to right when nothing (a castling right) breaks the symmetry. Empty
+/// when the line does not parse.
+fn parse<G: Features>(line: &str, lambda: f32) -> Vec<Sample> {
+    parse_one::<G>(line, lambda).map_or_else(Vec::new, |(sample, symmetric)| {
         let mirror = symmetric.then(|| Sample {
-            views: sample
-                .views
-                .clone()
-                .map(|view| view.into_iter().map(nnue::mirrored).collect()),
+            views: sample.views.clone().map(|view| {
+                view.into_iter()
+                    .map(|f| G::mirrored(usize::from(f)) as u16)
+                    .collect()
+            }),
             ..sample
         });
         std::iter::once(sample).chain(mirror).collect()
@@ -218,23 +214,23 @@ fn parse(line: &str, lambda: f32) -> Vec<Sample> {
 }
 
 /// One line's sample, and whether its position may be mirrored.
-fn parse_one(line: &str, lambda: f32) -> Option<(Sample, bool)> {
+fn parse_one<G: Features>(line: &str, lambda: f32) -> Option<(Sample, bool)> {
     let mut fields = line.split('|').map(str::trim);
-    let pos = Position::from_notation(fields.next()?).ok()?;
+    let pos = G::from_notation(fields.next()?).ok()?;
     let result: f32 = fields.next()?.parse().ok()?;
     let score: f32 = fields.next()?.parse().ok()?;
     if !(0.0..=1.0).contains(&result) || fields.next().is_some() {
         return None;
     }
-    let white = lambda * result + (1.0 - lambda) * expected_score(score);
+    let first = lambda * result + (1.0 - lambda) * expected_score(score);
     let side = pos.side_to_move();
-    let view = |v: usize| nnue::features(&pos, v).map(|f| f as u16).collect();
+    let view = |v: usize| pos.occupants().map(|p| G::feature(v, p) as u16).collect();
     let sample = Sample {
         views: [view(side), view(side ^ 1)],
         score: if side == 0 { score } else { -score },
-        target: if side == 0 { white } else { 1.0 - white },
+        target: if side == 0 { first } else { 1.0 - first },
     };
-    Some((sample, pos.castling_rights() == 0))
+    Some((sample, pos.mirrorable()))
 }
 
 /// Mean loss of `net` over `samples`.
@@ -247,8 +243,8 @@ fn mean_loss(net: &Float, samples: &[Sample]) -> f32 {
 }
 
 impl Training {
-    /// Trains, writes the network, and returns its held-out loss.
-    pub fn run(&self) -> anyhow::Result<f32> {
+    /// Trains `G`'s network, writes it, and returns its held-out loss.
+    pub fn run<G: Features>(&self) -> anyhow::Result<f32> {
         if self.batch == 0 || self.epochs == 0 {
             anyhow::bail!("--batch and --epochs must be at least 1");
         }
@@ -256,7 +252,10 @@ impl Training {
         let text = std::fs::read_to_string(&self.data)
             .with_context(|| format!("reading {}", self.data.display()))?;
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let parsed: Vec<Vec<Sample>> = lines.par_iter().map(|l| parse(l, self.lambda)).collect();
+        let parsed: Vec<Vec<Sample>> = lines
+            .par_iter()
+            .map(|l| parse::<G>(l, self.lambda))
+            .collect();
         let unparsed = parsed.iter().filter(|s| s.is_empty()).count();
         if unparsed > 0 {
             log::warn!("{unparsed} of {} lines did not parse", lines.len());
@@ -282,8 +281,9 @@ impl Training {
             held.len(),
             start.elapsed().as_secs_f64()
         );
-        let mut net = Float::random(&mut rng);
-        let (mut m, mut v) = (Float::zero(), Float::zero());
+        let mut net = Float::random::<G>(&mut rng);
+        let zero = || Float::zero(G::INPUTS);
+        let (mut m, mut v) = (zero(), zero());
         let mut step = 0;
         let steps = (self.epochs * samples.len().div_ceil(self.batch)) as f32;
         for epoch in 1..=self.epochs {
@@ -294,12 +294,12 @@ impl Training {
                 let (grad, loss) = batch
                     .par_chunks(share.max(1))
                     .map(|part| {
-                        let mut grad = Float::zero();
+                        let mut grad = zero();
                         let loss: f32 = part.iter().map(|s| net.backward(s, &mut grad)).sum();
                         (grad, loss)
                     })
                     .reduce(
-                        || (Float::zero(), 0.0),
+                        || (zero(), 0.0),
                         |(mut a, la), (b, lb)| {
                             a.add(&b);
                             (a, la + lb)
@@ -429,16 +429,14 @@ fn adam(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::MoveList;
+    use crate::core::{Game, MoveList};
+    use crate::games::chess::Position;
 
     /// Material from White's view, pawn 100 … queen 900.
     fn material(pos: &Position) -> i32 {
         const VALUE: [i32; 7] = [0, 100, 300, 300, 500, 900, 0];
-        (0..128)
-            .filter(|sq| sq & 0x88 == 0)
-            .map(|sq| pos.board[sq])
-            .filter(|&code| code != super::super::board::EMPTY)
-            .map(|code| {
+        pos.occupants()
+            .map(|(code, _)| {
                 let value = VALUE[usize::from(code & 7)];
                 if code >> 3 == 0 { value } else { -value }
             })
@@ -449,7 +447,7 @@ mod tests {
     /// each score from the side to move's view.
     #[test]
     fn the_mean_error_is_over_the_balanced_positions_from_the_movers_view() {
-        let silent = Float::zero().quantize();
+        let silent = Float::zero(Position::INPUTS).quantize();
         let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R";
         let samples: Vec<Sample> = [
             format!("{fen} w KQkq - 4 4 | 1 | 100"),
@@ -457,7 +455,7 @@ mod tests {
             format!("{fen} w KQkq - 4 4 | 1 | 900"),
         ]
         .iter()
-        .flat_map(|line| parse(line, 0.0))
+        .flat_map(|line| parse::<Position>(line, 0.0))
         .collect();
         assert_eq!(samples[1].score, 200.0);
         assert_eq!(mean_error(&silent, &samples), 150.0);
@@ -484,9 +482,9 @@ mod tests {
                 .join("/")
         };
         let board = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R";
-        let samples = parse(&format!("{board} b - - 0 9 | 0.5 | 35"), 0.0);
+        let samples = parse::<Position>(&format!("{board} b - - 0 9 | 0.5 | 35"), 0.0);
         assert_eq!(samples.len(), 2);
-        let mirror = parse(&format!("{} b - - 0 9 | 0.5 | 35", expand(board)), 0.0);
+        let mirror = parse::<Position>(&format!("{} b - - 0 9 | 0.5 | 35", expand(board)), 0.0);
         let sorted = |sample: &Sample| {
             sample.views.clone().map(|mut view| {
                 view.sort_unstable();
@@ -500,10 +498,10 @@ mod tests {
             (samples[0].score, samples[0].target)
         );
         assert_eq!(
-            parse(&format!("{board} b K - 0 9 | 0.5 | 35"), 0.0).len(),
+            parse::<Position>(&format!("{board} b K - 0 9 | 0.5 | 35"), 0.0).len(),
             1
         );
-        assert!(parse("not a position | 1 | 0", 0.0).is_empty());
+        assert!(parse::<Position>("not a position | 1 | 0", 0.0).is_empty());
     }
 
     /// Trained on random positions labelled with their material alone, the network
@@ -554,10 +552,10 @@ mod tests {
             lambda: 0.0,
             seed: 1,
         };
-        let loss = training.run().unwrap();
+        let loss = training.run::<Position>().unwrap();
         assert!(loss < 0.02, "held-out loss {loss}");
         let bytes = std::fs::read(&training.out).unwrap();
-        let network = Network::from_bytes(&bytes).unwrap();
+        let network = Network::from_bytes(&bytes, Position::INPUTS).unwrap();
         let eval = |fen: &str| network.evaluate(&Position::from_notation(fen).unwrap());
         let even = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         let white_up = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");

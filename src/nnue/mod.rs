@@ -1,0 +1,635 @@
+//! Efficiently updatable neural networks (NNUE), for any game that names its inputs
+//! ([`Features`]): each piece where it stands (or, in shogi, each piece in hand) is one
+//! input per view, colour relative to the side whose view it is, into [`HIDDEN`] units
+//! per view, clipped ReLU, then one output from both views, the side to move's first.
+//! Beside the hidden units each input has a weight added straight to the output (as
+//! Stockfish's PSQT weights): half the side to move's sum of them less half the other
+//! side's. That linear part learns material and piece placement from far fewer positions
+//! than the hidden units need, leaving them the rest. Quantized to integers as the
+//! inference runs it: the feature transformer in `i16` scaled by [`QA`], the output
+//! weights by [`QB`], the direct weights in `i32` by both.
+//!
+//! The search does not add up every input at every node: each thread's [`Accumulators`]
+//! keeps one pair of sums per ply and learns of each move's few added and removed inputs,
+//! applied lazily when a position is evaluated.
+
+pub mod train;
+
+use crate::core::{EloScale, Evaluator, Game, MATE_BOUND, MoveList, OptionKind, OptionSpec, Score};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// Hidden units per view.
+pub const HIDDEN: usize = 128;
+/// Scale of the feature transformer's weights and biases, and the clip of its output.
+pub const QA: i32 = 255;
+/// Scale of the output weights. A trained network's output weights are mostly below
+/// 0.2, where 64 steps to the unit lost a tenth of each; at 1024 the sum of 256 clipped
+/// activations times `i16` weights still fits an `i32` (256 · 255 · 32767 < 2^31).
+pub const QB: i32 = 1024;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;
+
+/// What a network file starts with; the hidden size follows. The second format: the first
+/// scaled its output weights by 64.
+const MAGIC: &[u8; 8] = b"QIYINN02";
+
+/// A piece as a game's inputs name it: a game's own piece code and where it stands (for
+/// shogi's pieces in hand, a marked code and the count), small enough to keep a move's
+/// changes in a few bytes.
+pub type Piece = (u8, u8);
+
+/// What a game tells the network: its inputs, and what a move changes in them.
+pub trait Features: Game {
+    /// Inputs per view.
+    const INPUTS: usize;
+    /// The input of `piece` seen by `view` (a player).
+    fn feature(view: usize, piece: Piece) -> usize;
+    /// Every piece of the position, as [`Features::feature`] reads them.
+    fn occupants(&self) -> impl Iterator<Item = Piece> + '_;
+    /// The pieces `mv`, about to be made here, takes away and puts down.
+    fn change(&self, mv: Self::Move) -> Change;
+    /// Whether the position may be mirrored from left to right without changing its
+    /// value (chess: when no castling right is left), to double the training data.
+    fn mirrorable(&self) -> bool;
+    /// The input of the same piece on the square mirrored from left to right.
+    fn mirrored(feature: usize) -> usize;
+    /// An input's worth in centipawns to the side whose view it is, where training
+    /// starts its direct weight: the piece's material value, negative for the other
+    /// side's pieces.
+    fn material(feature: usize) -> f32;
+    /// The network built into the binary, and the name `EvalFile` gives it; `None` while
+    /// the hand-written evaluation plays better.
+    fn built_in() -> Option<(&'static str, Arc<Network>)>;
+}
+
+/// A quantized network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// `INPUTS` rows of `HIDDEN` weights.
+    pub feature_weights: Vec<i16>,
+    pub feature_bias: Vec<i16>,
+    /// The side to move's `HIDDEN` weights, then the other side's.
+    pub output_weights: Vec<i16>,
+    /// One weight per input, added straight to the output, scaled by `QA * QB`.
+    pub direct_weights: Vec<i32>,
+    pub output_bias: i32,
+}
+
+/// One view's sums: the hidden units' and the direct weights'.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sum {
+    pub hidden: [i16; HIDDEN],
+    pub direct: i32,
+}
+
+impl Sum {
+    const ZERO: Sum = Sum {
+        hidden: [0; HIDDEN],
+        direct: 0,
+    };
+}
+
+impl Network {
+    /// Reads a network file of `inputs` inputs per view: [`MAGIC`], the hidden size as a
+    /// little-endian `u32`, then the feature weights, feature biases and output weights as
+    /// little-endian `i16`, and the direct weights and the output bias as `i32`.
+    pub fn from_bytes(bytes: &[u8], inputs: usize) -> anyhow::Result<Network> {
+        let body = bytes.strip_prefix(MAGIC.as_slice()).ok_or_else(|| {
+            anyhow::anyhow!("not a qiyi network file of this format (no QIYINN02 header)")
+        })?;
+        let (size, body) = body
+            .split_first_chunk::<4>()
+            .ok_or_else(|| anyhow::anyhow!("network file cut short"))?;
+        let hidden = u32::from_le_bytes(*size) as usize;
+        if hidden != HIDDEN {
+            anyhow::bail!("network has {hidden} hidden units; this build reads {HIDDEN}");
+        }
+        let shorts = inputs * HIDDEN + HIDDEN + 2 * HIDDEN;
+        let size = 2 * shorts + 4 * (inputs + 1);
+        if body.len() != size {
+            anyhow::bail!(
+                "network file has {} bytes after its header, not {size} (a network of \
+                 another game?)",
+                body.len()
+            );
+        }
+        let (short_bytes, int_bytes) = body.split_at(2 * shorts);
+        let mut shorts = short_bytes
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut take = |n: usize| shorts.by_ref().take(n).collect::<Vec<i16>>();
+        let feature_weights = take(inputs * HIDDEN);
+        let feature_bias = take(HIDDEN);
+        let output_weights = take(2 * HIDDEN);
+        let mut ints: Vec<i32> = int_bytes
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let output_bias = ints.pop().unwrap_or_default();
+        Ok(Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            direct_weights: ints,
+            output_bias,
+        })
+    }
+
+    /// The file [`Network::from_bytes`] reads.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for v in self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_bias)
+            .chain(&self.output_weights)
+        {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in self.direct_weights.iter().chain([&self.output_bias]) {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// One view's sum of the biases and the rows of `inputs`.
+    pub fn sum(&self, inputs: impl IntoIterator<Item = usize>) -> Sum {
+        let mut sum = Sum::ZERO;
+        sum.hidden.copy_from_slice(&self.feature_bias);
+        for f in inputs {
+            self.add(&mut sum, f);
+        }
+        sum
+    }
+
+    /// Both views' sums over the whole position.
+    pub fn refresh<G: Features>(&self, pos: &G) -> [Sum; 2] {
+        [0, 1].map(|view| self.sum(pos.occupants().map(|piece| G::feature(view, piece))))
+    }
+
+    #[inline]
+    fn add(&self, sum: &mut Sum, feature: usize) {
+        let row = &self.feature_weights[feature * HIDDEN..(feature + 1) * HIDDEN];
+        for (s, w) in sum.hidden.iter_mut().zip(row) {
+            *s = s.wrapping_add(*w);
+        }
+        sum.direct += self.direct_weights[feature];
+    }
+
+    #[inline]
+    fn remove(&self, sum: &mut Sum, feature: usize) {
+        let row = &self.feature_weights[feature * HIDDEN..(feature + 1) * HIDDEN];
+        for (s, w) in sum.hidden.iter_mut().zip(row) {
+            *s = s.wrapping_sub(*w);
+        }
+        sum.direct -= self.direct_weights[feature];
+    }
+
+    /// The score from the view of `side`, the side to move, given both views' sums.
+    pub fn output(&self, sums: &[Sum; 2], side: usize) -> Score {
+        let (us, them) = (&sums[side], &sums[side ^ 1]);
+        let (ours, theirs) = self.output_weights.split_at(HIDDEN);
+        let clip = |v: i16| i32::from(v).clamp(0, QA);
+        let mut total = 0i32;
+        for i in 0..HIDDEN {
+            total += clip(us.hidden[i]) * i32::from(ours[i])
+                + clip(them.hidden[i]) * i32::from(theirs[i]);
+        }
+        let direct = (i64::from(us.direct) - i64::from(them.direct)) / 2;
+        ((i64::from(total) + direct + i64::from(self.output_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB)) as Score
+    }
+
+    /// The score of `pos` from the side to move's view, from the whole position.
+    pub fn evaluate<G: Features>(&self, pos: &G) -> Score {
+        self.output(&self.refresh(pos), pos.side_to_move())
+    }
+}
+
+/// The pieces one move takes away and puts down: in chess a capture, a castling or a
+/// promotion, in shogi a capture (the victim goes to the hand) or a drop, change at most
+/// two of each.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Change {
+    added: [Piece; 2],
+    removed: [Piece; 2],
+    adds: u8,
+    removes: u8,
+}
+
+impl Change {
+    pub fn add(&mut self, piece: Piece) {
+        self.added[usize::from(self.adds)] = piece;
+        self.adds += 1;
+    }
+
+    pub fn remove(&mut self, piece: Piece) {
+        self.removed[usize::from(self.removes)] = piece;
+        self.removes += 1;
+    }
+}
+
+/// One ply's sums, and whether they are up to date with the moves that led to it.
+#[derive(Clone)]
+struct Ply {
+    sums: [Sum; 2],
+    /// The move that led here; `None` for the root or a null move.
+    change: Option<Change>,
+    fresh: bool,
+}
+
+/// A search thread's sums, one per ply of the current line: a move pushes what it
+/// changes, and the sums are brought up to date only when a position is evaluated, from
+/// the nearest ply that is.
+#[derive(Clone)]
+pub struct Accumulators<G> {
+    /// The plies of the current line are the first `len`; those beyond are kept for
+    /// their room, so that a push writes a move's change and not a copy of the sums.
+    plies: Vec<Ply>,
+    len: usize,
+    game: PhantomData<fn(&G)>,
+}
+
+impl<G: Features> Accumulators<G> {
+    pub fn new(network: &Network, root: &G) -> Accumulators<G> {
+        let mut plies = Vec::with_capacity(crate::search::MAX_PLY + 2);
+        plies.push(Ply {
+            sums: network.refresh(root),
+            change: None,
+            fresh: true,
+        });
+        Accumulators {
+            plies,
+            len: 1,
+            game: PhantomData,
+        }
+    }
+
+    /// `mv` is about to be played in `pos` (`None`: a null move was played).
+    #[inline]
+    pub fn push(&mut self, pos: &G, mv: Option<G::Move>) {
+        let change = mv.map(|mv| pos.change(mv));
+        if self.len == self.plies.len() {
+            self.plies.push(Ply {
+                sums: [Sum::ZERO; 2],
+                change,
+                fresh: false,
+            });
+        } else {
+            let ply = &mut self.plies[self.len];
+            ply.change = change;
+            ply.fresh = false;
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn pop(&mut self) {
+        if self.len > 1 {
+            self.len -= 1;
+        }
+    }
+
+    /// The score of `pos`, the position the pushed moves led to, from its side to move.
+    pub fn evaluate(&mut self, network: &Network, pos: &G) -> Score {
+        let last = self.len - 1;
+        let mut start = last;
+        while !self.plies[start].fresh {
+            start -= 1;
+        }
+        for i in start + 1..=last {
+            let mut sums = self.plies[i - 1].sums;
+            if let Some(change) = self.plies[i].change {
+                for (view, sum) in sums.iter_mut().enumerate() {
+                    for &piece in &change.removed[..usize::from(change.removes)] {
+                        network.remove(sum, G::feature(view, piece));
+                    }
+                    for &piece in &change.added[..usize::from(change.adds)] {
+                        network.add(sum, G::feature(view, piece));
+                    }
+                }
+            }
+            self.plies[i].sums = sums;
+            self.plies[i].fresh = true;
+        }
+        network.output(&self.plies[last].sums, pos.side_to_move())
+    }
+}
+
+/// The option that names a network file.
+const EVAL_FILE: &str = "EvalFile";
+/// What `EvalFile` says when no network is loaded.
+const NO_FILE: &str = "<empty>";
+
+/// A game's evaluation: the network `EvalFile` names (by default the built-in one, if the
+/// game has one), or the hand-written `H` when `EvalFile` is empty. Quiescence, move
+/// ordering, pruning margins and the win/draw/loss model are the hand-written
+/// evaluation's either way.
+pub struct Evaluation<G, H> {
+    network: Option<Arc<Network>>,
+    hand_written: H,
+    game: PhantomData<fn(&G)>,
+}
+
+impl<G, H: Clone> Clone for Evaluation<G, H> {
+    fn clone(&self) -> Self {
+        Evaluation {
+            network: self.network.clone(),
+            hand_written: self.hand_written.clone(),
+            game: PhantomData,
+        }
+    }
+}
+
+impl<G: Features, H: Default> Default for Evaluation<G, H> {
+    /// The built-in network, or the hand-written evaluation for a game without one.
+    fn default() -> Self {
+        Evaluation {
+            network: G::built_in().map(|(_, network)| network),
+            hand_written: H::default(),
+            game: PhantomData,
+        }
+    }
+}
+
+impl<G: Features, H: Default> Evaluation<G, H> {
+    /// The engine's evaluation with `network`.
+    pub fn with_network(network: Network) -> Self {
+        Evaluation {
+            network: Some(Arc::new(network)),
+            hand_written: H::default(),
+            game: PhantomData,
+        }
+    }
+
+    /// The hand-written evaluation alone.
+    pub fn hand_written() -> Self {
+        Evaluation {
+            network: None,
+            hand_written: H::default(),
+            game: PhantomData,
+        }
+    }
+
+    /// The network played with, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
+    }
+}
+
+/// A network's score kept clear of the mate scores.
+fn bounded(score: Score) -> Score {
+    score.clamp(-(MATE_BOUND - 1), MATE_BOUND - 1)
+}
+
+impl<G, H> Evaluator<G> for Evaluation<G, H>
+where
+    G: Features,
+    H: Evaluator<G, State = ()> + Clone + Default,
+{
+    type State = Option<Accumulators<G>>;
+
+    fn new_state(&self, root: &G) -> Self::State {
+        self.network
+            .as_ref()
+            .map(|network| Accumulators::new(network, root))
+    }
+
+    #[inline]
+    fn make(&self, state: &mut Self::State, pos: &G, mv: Option<G::Move>) {
+        if let Some(acc) = state {
+            acc.push(pos, mv);
+        }
+    }
+
+    #[inline]
+    fn unmake(&self, state: &mut Self::State) {
+        if let Some(acc) = state {
+            acc.pop();
+        }
+    }
+
+    fn evaluate(&self, pos: &G) -> Score {
+        match &self.network {
+            Some(network) => bounded(network.evaluate(pos)),
+            None => self.hand_written.evaluate(pos),
+        }
+    }
+
+    fn evaluate_with(&self, pos: &G, state: &mut Self::State) -> Score {
+        match (&self.network, state) {
+            (Some(network), Some(acc)) => bounded(acc.evaluate(network, pos)),
+            _ => self.evaluate(pos),
+        }
+    }
+
+    fn noisy_moves(&self, pos: &G, moves: &mut MoveList<G::Move>) {
+        self.hand_written.noisy_moves(pos, moves)
+    }
+
+    fn good_capture(&self, pos: &G, mv: G::Move) -> bool {
+        self.hand_written.good_capture(pos, mv)
+    }
+
+    fn futility_margin(&self, depth: i32) -> Option<Score> {
+        self.hand_written.futility_margin(depth)
+    }
+
+    fn capture_order(&self, pos: &G, mv: G::Move) -> Score {
+        self.hand_written.capture_order(pos, mv)
+    }
+
+    fn options(&self) -> Vec<OptionSpec> {
+        vec![OptionSpec {
+            name: EVAL_FILE,
+            kind: OptionKind::Text {
+                default: G::built_in().map_or(NO_FILE, |(name, _)| name),
+            },
+        }]
+    }
+
+    /// The model is fitted to games of the hand-written evaluation; a network's scores are
+    /// read by it too until one is fitted to its own games.
+    fn win_draw_loss(&self, pos: &G, score: Score) -> Option<[u32; 3]> {
+        self.hand_written.win_draw_loss(pos, score)
+    }
+
+    /// Measured with the hand-written evaluation, which [`Evaluator::strength_limited`]
+    /// therefore plays with.
+    fn elo_scale(&self) -> Option<EloScale> {
+        self.hand_written.elo_scale()
+    }
+
+    fn strength_limited(&self) -> Option<Self> {
+        self.network.is_some().then(Self::hand_written)
+    }
+
+    fn configured(&self, name: &str, value: &str) -> Result<Self, String> {
+        if name != EVAL_FILE {
+            return Err(format!(
+                "the evaluation has no option {}",
+                crate::core::quote(name)
+            ));
+        }
+        let path = value.trim();
+        if path.is_empty() || path == NO_FILE {
+            return Ok(Self::hand_written());
+        }
+        if let Some((name, _)) = G::built_in()
+            && path == name
+            && !std::path::Path::new(path).exists()
+        {
+            return Ok(Self::default());
+        }
+        // The whole path, unlike other echoed tokens: it is what the user must correct.
+        let bytes = std::fs::read(path).map_err(|e| format!("EvalFile '{path}': {e}"))?;
+        let network = Network::from_bytes(&bytes, G::INPUTS)
+            .map_err(|e| format!("EvalFile '{path}': {e}"))?;
+        Ok(Self::with_network(network))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// A network of small random weights for a game of `inputs` inputs.
+    pub(crate) fn random_network(seed: u64, inputs: usize) -> Network {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut draw =
+            |n: usize, range: i16| (0..n).map(|_| rng.random_range(-range..=range)).collect();
+        let feature_weights = draw(inputs * HIDDEN, 40);
+        let feature_bias = draw(HIDDEN, 60);
+        let output_weights = draw(2 * HIDDEN, 60);
+        let direct_weights = (0..inputs)
+            .map(|_| rng.random_range(-90_000..=90_000))
+            .collect();
+        Network {
+            feature_weights,
+            feature_bias,
+            output_weights,
+            direct_weights,
+            output_bias: 1234,
+        }
+    }
+
+    /// An evaluation with a network that checks at every evaluation that the search's
+    /// accumulators agree with a refresh from the whole position.
+    struct Checked<E>(E);
+
+    impl<G, H> Evaluator<G> for Checked<Evaluation<G, H>>
+    where
+        G: Features,
+        H: Evaluator<G, State = ()> + Clone + Default,
+    {
+        type State = Option<Accumulators<G>>;
+        fn new_state(&self, root: &G) -> Self::State {
+            self.0.new_state(root)
+        }
+        fn make(&self, state: &mut Self::State, pos: &G, mv: Option<G::Move>) {
+            self.0.make(state, pos, mv);
+        }
+        fn unmake(&self, state: &mut Self::State) {
+            self.0.unmake(state);
+        }
+        fn evaluate(&self, pos: &G) -> Score {
+            self.0.evaluate(pos)
+        }
+        fn evaluate_with(&self, pos: &G, state: &mut Self::State) -> Score {
+            let score = self.0.evaluate_with(pos, state);
+            assert_eq!(score, self.0.evaluate(pos), "{}", pos.to_notation());
+            score
+        }
+    }
+
+    /// Searches from `pos` on one and two threads, null moves and all, checking the
+    /// accumulators at every evaluation.
+    pub(crate) fn check_search_keeps_accumulators<G, H>(eval: Evaluation<G, H>, pos: &G)
+    where
+        G: Features,
+        H: Evaluator<G, State = ()> + Clone + Default,
+    {
+        assert!(eval.network().is_some());
+        let checked = Checked(eval);
+        for threads in [1, 2] {
+            let tt = crate::search::TranspositionTable::new(4);
+            let result = crate::search::search_to_depth(pos, &checked, &tt, 6, threads);
+            assert!(result.best.is_some());
+        }
+    }
+
+    /// Along random games (captures, promotions, drops, castling first, half the time),
+    /// the lazily updated sums give what a refresh from the whole position gives, at
+    /// every ply and after every move is taken back. Returns how many positions it checked.
+    pub(crate) fn check_updates_along_random_games<G: Features>(
+        network: &Network,
+        starts: &[&str],
+        special: impl Fn(&G, G::Move) -> bool,
+        seed: u64,
+    ) -> usize {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut moves = MoveList::new();
+        let mut checked = 0;
+        let mut check = |acc: &mut Accumulators<G>, pos: &G| {
+            assert_eq!(
+                acc.evaluate(network, pos),
+                network.evaluate(pos),
+                "{}",
+                pos.to_notation()
+            );
+            checked += 1;
+        };
+        for game in 0..60 {
+            let mut pos = G::from_notation(starts[game % starts.len()]).unwrap();
+            let mut acc = Accumulators::new(network, &pos);
+            let mut line = Vec::new();
+            for _ in 0..80 {
+                moves.clear();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves
+                    .iter()
+                    .copied()
+                    .find(|&m| rng.random_bool(0.5) && special(&pos, m))
+                    .unwrap_or(moves[rng.random_range(0..moves.len())]);
+                acc.push(&pos, Some(mv));
+                line.push((mv, pos.make_move(mv)));
+                // Evaluate only now and then, so that several plies are brought up at once.
+                if rng.random_bool(0.4) {
+                    check(&mut acc, &pos);
+                }
+            }
+            while let Some((mv, undo)) = line.pop() {
+                pos.unmake_move(mv, undo);
+                acc.pop();
+                if rng.random_bool(0.2) {
+                    check(&mut acc, &pos);
+                }
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn a_network_file_reads_back_and_bad_files_are_refused() {
+        let network = random_network(1, 100);
+        let bytes = network.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes, 100).unwrap(), network);
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1], 100).is_err());
+        let error = Network::from_bytes(&bytes, 101).unwrap_err().to_string();
+        assert!(error.contains("another game"), "{error}");
+        assert!(Network::from_bytes(b"NOTANETWORK", 100).is_err());
+        let mut other_size = bytes.clone();
+        other_size[8] = 64;
+        let error = Network::from_bytes(&other_size, 100)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("64 hidden units"), "{error}");
+    }
+}
