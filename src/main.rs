@@ -179,6 +179,7 @@ fn main() -> ExitCode {
             .and_then(|r| r),
         Some(Action::Train { game, training }) => match game {
             GameKind::Chess => training.run::<qiyi::games::chess::Position>().map(|_| ()),
+            GameKind::Shogi => training.run::<qiyi::games::shogi::Position>().map(|_| ()),
             other => Err(anyhow::anyhow!("{other} has no network")),
         },
         Some(Action::Solve { game, out }) => match game {

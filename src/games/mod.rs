@@ -117,7 +117,9 @@ impl GameKind {
             GameKind::Chess => {
                 Ok(task.run::<chess::Position, _>(self, chess::Evaluation::default()))
             }
-            GameKind::Shogi => Ok(task.run::<shogi::Position, _>(self, shogi::Eval)),
+            GameKind::Shogi => {
+                Ok(task.run::<shogi::Position, _>(self, shogi::Evaluation::default()))
+            }
             GameKind::Junqi => Ok(task.run::<junqi::Position, _>(self, junqi::Eval)),
             GameKind::FourSquare => Ok(task.run::<foursquare::Position, _>(self, foursquare::Eval)),
         }

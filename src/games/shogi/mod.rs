@@ -38,6 +38,7 @@ mod board;
 mod eval;
 mod mate;
 mod movegen;
+pub mod nnue;
 mod sfen;
 mod tables;
 mod weights;
@@ -45,6 +46,7 @@ mod zobrist;
 
 pub use board::{Color, EnteringKingRule, Move, Position, Rules, Square, Undo};
 pub use eval::Eval;
+pub use nnue::Evaluation;
 pub use sfen::{START_SFEN, SfenError};
 pub use tables::{
     BISHOP, DRAGON, GOLD, HORSE, KING, KNIGHT, LANCE, PAWN, PRO_KNIGHT, PRO_LANCE, PRO_PAWN,
