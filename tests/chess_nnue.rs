@@ -85,17 +85,28 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
     assert_ne!(built_in, hand_written, "the built-in network is not used");
 
     // Limited strength plays with the hand-written evaluation, whatever is loaded. It
-    // also plays a random move among the good ones, so the position has one legal move
-    // (White's king must take the queen) and the score is the evaluation's.
-    let forced = "fen rnb1kbnr/pp1ppppp/2p5/8/P1P5/6PP/1P1PPq2/RNBQKBNR w KQkq - 0 6";
-    let forced_hand_written = score_at_depth_1(&mut engine, forced);
+    // also plays a random move among the good ones, so each position has one legal move
+    // (White's king must take the queen) and the score is the evaluation's. Two of them,
+    // so that a network that happens to score one as the hand-written evaluation does
+    // cannot pass for it.
+    let forced = [
+        "fen rnb1kbnr/pp1ppppp/2p5/8/P1P5/6PP/1P1PPq2/RNBQKBNR w KQkq - 0 6",
+        "fen rnb1kbnr/pppppppp/8/8/P1P5/6PP/1P1PPq2/RNBQKBNR w KQkq - 0 6",
+    ];
+    let scores = |engine: &mut Engine| -> Vec<String> {
+        forced
+            .iter()
+            .map(|position| score_at_depth_1(engine, position))
+            .collect()
+    };
+    let forced_hand_written = scores(&mut engine);
     engine.settle(&[&format!("setoption name EvalFile value {EMBEDDED_NAME}")]);
-    let forced_built_in = score_at_depth_1(&mut engine, forced);
+    let forced_built_in = scores(&mut engine);
     assert_ne!(forced_built_in, forced_hand_written);
     engine.settle(&["setoption name UCI_LimitStrength value true"]);
-    assert_eq!(score_at_depth_1(&mut engine, forced), forced_hand_written);
+    assert_eq!(scores(&mut engine), forced_hand_written);
     engine.settle(&["setoption name UCI_LimitStrength value false"]);
-    assert_eq!(score_at_depth_1(&mut engine, forced), forced_built_in);
+    assert_eq!(scores(&mut engine), forced_built_in);
     engine.send("setoption name EvalFile value <empty>");
 
     engine.send(&format!(

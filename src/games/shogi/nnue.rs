@@ -5,7 +5,7 @@
 
 use super::Eval;
 use super::board::{EMPTY, Move, Position, base_kind, piece};
-use super::tables::{DENSE, GOLD, KINDS, KING, PAWN};
+use super::tables::{DENSE, GOLD, KINDS, PAWN};
 use crate::nnue::{Change, Features, Network, Piece};
 use std::sync::Arc;
 
@@ -105,10 +105,10 @@ impl Features for Position {
         feature - square + mirror_dense(square)
     }
 
-    /// Pawn 100 … rook 950, promoted minor pieces as a gold, and a piece in hand as on
-    /// the board.
+    /// Pawn 100 … rook 950, promoted minor pieces as a gold, the king nothing, and a
+    /// piece in hand as on the board.
     fn material(feature: usize) -> f32 {
-        const BOARD: [f32; 15] = [
+        const BOARD: [f32; KINDS] = [
             0.0, 100.0, 300.0, 350.0, 500.0, 800.0, 950.0, 550.0, 0.0, 550.0, 550.0, 550.0, 550.0,
             1050.0, 1200.0,
         ];
@@ -120,7 +120,6 @@ impl Features for Position {
             let kind = (1..=7).rev().find(|&k| HAND_START[k] <= start).unwrap_or(1);
             (hand >= HAND_SIDE, BOARD[kind])
         };
-        debug_assert!(BOARD[usize::from(KING)] == 0.0);
         if theirs { -value } else { value }
     }
 
