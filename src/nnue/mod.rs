@@ -517,6 +517,29 @@ pub(crate) mod tests {
         }
     }
 
+    /// Letters of one case in the other: the colours of FEN and SFEN pieces swapped.
+    pub(crate) fn swap_case(text: &str) -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    }
+
+    /// `a` and `b` are one position and the same turned round with the colours swapped:
+    /// the same to the side to move, so the network scores them alike (and not as the
+    /// start position, lest a network that scores everything alike pass).
+    pub(crate) fn check_turned_positions_agree<G: Features>(network: &Network, a: &str, b: &str) {
+        let (a, b) = (G::from_notation(a).unwrap(), G::from_notation(b).unwrap());
+        assert_ne!(a.to_notation(), b.to_notation());
+        assert_eq!(network.evaluate(&a), network.evaluate(&b));
+        assert_ne!(network.evaluate(&a), network.evaluate(&G::start_position()));
+    }
+
     /// An evaluation with a network that checks at every evaluation that the search's
     /// accumulators agree with a refresh from the whole position.
     struct Checked<E>(E);

@@ -102,7 +102,8 @@ mod tests {
     use super::*;
     use crate::core::{Evaluator, Game};
     use crate::nnue::tests::{
-        check_search_keeps_accumulators, check_updates_along_random_games, random_network,
+        check_search_keeps_accumulators, check_turned_positions_agree,
+        check_updates_along_random_games, random_network, swap_case,
     };
 
     #[test]
@@ -160,34 +161,18 @@ mod tests {
 
     #[test]
     fn both_views_of_a_mirrored_position_agree() {
-        let network = random_network(2, Position::INPUTS);
         let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4";
-        let fields: Vec<&str> = fen.split(' ').collect();
-        let ranks: Vec<String> = fields[0]
+        let ranks: Vec<String> = fen
+            .split(' ')
+            .next()
+            .unwrap()
             .split('/')
             .rev()
-            .map(|rank| {
-                rank.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
+            .map(swap_case)
             .collect();
         let mirrored = format!("{} b - - 4 4", ranks.join("/"));
-        let (pos, mirrored) = (
-            Position::from_notation(fen).unwrap(),
-            Position::from_notation(&mirrored).unwrap(),
-        );
-        assert_eq!(network.evaluate(&pos), network.evaluate(&mirrored));
-        assert_ne!(
-            network.evaluate(&pos),
-            network.evaluate(&Position::start_position())
-        );
+        let network = random_network(2, Position::INPUTS);
+        check_turned_positions_agree::<Position>(&network, fen, &mirrored);
     }
 
     /// Along random games full of captures, castling, en passant and promotions, the

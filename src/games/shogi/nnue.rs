@@ -133,7 +133,8 @@ mod tests {
     use super::*;
     use crate::core::{Evaluator, Game};
     use crate::nnue::tests::{
-        check_search_keeps_accumulators, check_updates_along_random_games, random_network,
+        check_search_keeps_accumulators, check_turned_positions_agree,
+        check_updates_along_random_games, random_network, swap_case,
     };
 
     /// Every input is inside the network, and no two pieces of a position share one.
@@ -205,18 +206,6 @@ mod tests {
         ranks.join("/")
     }
 
-    fn swap_case(text: &str) -> String {
-        text.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    }
-
     /// The position turned round with the colours swapped, the other side to move:
     /// the same position to the side to move.
     fn turned(sfen: &str) -> String {
@@ -254,19 +243,10 @@ mod tests {
     const MIDDLE_GAME: &str =
         "2s1+N2n1/l5k1l/1p1p1p2p/p3p1p2/Pn3sPp1/L1GP3G1/2PRPB1PP/1GB4G1/SPS1K2NL w r2p 92";
 
-    /// A position and the one with colours swapped and the board turned round are the
-    /// same to the side to move: the network scores them alike.
     #[test]
     fn both_views_of_a_turned_position_agree() {
         let network = random_network(2, Position::INPUTS);
-        let pos = Position::from_notation(MIDDLE_GAME).unwrap();
-        let turned = Position::from_notation(&turned(MIDDLE_GAME)).unwrap();
-        assert_ne!(pos.to_notation(), turned.to_notation());
-        assert_eq!(network.evaluate(&pos), network.evaluate(&turned));
-        assert_ne!(
-            network.evaluate(&pos),
-            network.evaluate(&Position::start_position())
-        );
+        check_turned_positions_agree::<Position>(&network, MIDDLE_GAME, &turned(MIDDLE_GAME));
     }
 
     /// Mirroring an input twice gives it back, and the mirror of a position's inputs
