@@ -1,0 +1,130 @@
+//! The shogi network pipeline as a user runs it: `qiyi datagen --game shogi` writes
+//! positions, `qiyi train --game shogi` fits a network to them, and the engine plays
+//! with it once `EvalFile` names it. Out of the box shogi evaluates by hand (no network
+//! is built in); a chess network is refused with one error line.
+
+mod common;
+
+use common::Engine;
+use std::process::Command;
+use std::time::Duration;
+
+fn qiyi(args: &[&str]) {
+    let status = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(args)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("qiyi runs");
+    assert!(status.success(), "qiyi {args:?}");
+}
+
+/// The score of `go depth 1` from the start position, with a cleared table.
+fn shallow_score(engine: &mut Engine) -> String {
+    engine.send("usinewgame");
+    engine.send("position startpos moves 7g7f 3c3d");
+    engine.send("go depth 1");
+    let lines = engine.until("bestmove", Duration::from_secs(10));
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .expect("an info line");
+    info.split(" score ")
+        .nth(1)
+        .unwrap()
+        .split(" nodes")
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_shogi_network_trained_on_datagen_positions_plays_through_eval_file() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("shogi-nnue");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let net = dir.join("net.nnue");
+    let chess_net = dir.join("chess.nnue");
+    let (data_s, net_s) = (data.to_str().unwrap(), net.to_str().unwrap());
+    qiyi(&[
+        "datagen",
+        "--game",
+        "shogi",
+        "--games",
+        "8",
+        "--nodes",
+        "400",
+        "--max-plies",
+        "80",
+        "--threads",
+        "2",
+        "--out",
+        data_s,
+    ]);
+    qiyi(&[
+        "train", "--game", "shogi", "--data", data_s, "--out", net_s, "--epochs", "3", "--batch",
+        "256",
+    ]);
+    // The same lines do not make a chess network.
+    let status = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args([
+            "train",
+            "--data",
+            data_s,
+            "--out",
+            chess_net.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!status.success());
+
+    let mut engine = Engine::start(&["--game", "shogi"]);
+    engine.send("usi");
+    let declared = engine.until("usiok", Duration::from_secs(10));
+    assert!(
+        declared
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <empty>"),
+        "{declared:#?}"
+    );
+    engine.ask("isready", "readyok");
+    let hand_written = shallow_score(&mut engine);
+
+    // A network of the wrong game is refused, and the evaluation kept.
+    let chess_built_in = format!(
+        "{}/src/games/chess/{}",
+        env!("CARGO_MANIFEST_DIR"),
+        qiyi::games::chess::nnue::EMBEDDED_NAME
+    );
+    let lines = engine.settle(&[&format!("setoption name EvalFile value {chess_built_in}")]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error:") && l.contains("another game")),
+        "{lines:#?}"
+    );
+    assert_eq!(shallow_score(&mut engine), hand_written);
+
+    engine.settle(&[&format!("setoption name EvalFile value {net_s}")]);
+    assert_ne!(
+        shallow_score(&mut engine),
+        hand_written,
+        "the network is not used"
+    );
+    engine.send("position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e");
+    engine.send("go depth 5");
+    let best = engine
+        .until("bestmove", Duration::from_secs(30))
+        .pop()
+        .unwrap();
+    assert!(
+        best.starts_with("bestmove ") && best != "bestmove resign",
+        "{best}"
+    );
+
+    engine.settle(&["setoption name EvalFile value <empty>"]);
+    assert_eq!(shallow_score(&mut engine), hand_written);
+    let _ = std::fs::remove_dir_all(&dir);
+}
