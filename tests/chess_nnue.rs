@@ -7,18 +7,12 @@
 
 mod common;
 
-use common::Engine;
+use common::{Engine, run_qiyi};
 use qiyi::games::chess::nnue::EMBEDDED_NAME;
-use std::process::Command;
 use std::time::Duration;
 
 fn qiyi(args: &[&str]) {
-    let status = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(args)
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("qiyi runs");
-    assert!(status.success(), "qiyi {args:?}");
+    assert!(run_qiyi(args), "qiyi {args:?}");
 }
 
 /// The score of `go depth 1` from the start position, with a cleared table.
@@ -26,25 +20,8 @@ fn shallow_score(engine: &mut Engine) -> String {
     score_at_depth_1(engine, "startpos")
 }
 
-/// The score of `go depth 1` from `position` (`startpos` or `fen ...`), with a cleared
-/// table.
 fn score_at_depth_1(engine: &mut Engine, position: &str) -> String {
-    engine.send("ucinewgame");
-    engine.send(&format!("position {position}"));
-    engine.send("go depth 1");
-    let lines = engine.until("bestmove", Duration::from_secs(10));
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.contains(" score "))
-        .expect("an info line");
-    info.split(" score ")
-        .nth(1)
-        .unwrap()
-        .split(" nodes")
-        .next()
-        .unwrap()
-        .to_string()
+    engine.score_at_depth_1("ucinewgame", position)
 }
 
 #[test]

@@ -5,37 +5,16 @@
 
 mod common;
 
-use common::Engine;
-use std::process::Command;
+use common::{Engine, run_qiyi};
 use std::time::Duration;
 
 fn qiyi(args: &[&str]) {
-    let status = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(args)
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("qiyi runs");
-    assert!(status.success(), "qiyi {args:?}");
+    assert!(run_qiyi(args), "qiyi {args:?}");
 }
 
-/// The score of `go depth 1` from the start position, with a cleared table.
+/// The score of `go depth 1` after two opening moves, with a cleared table.
 fn shallow_score(engine: &mut Engine) -> String {
-    engine.send("usinewgame");
-    engine.send("position startpos moves 7g7f 3c3d");
-    engine.send("go depth 1");
-    let lines = engine.until("bestmove", Duration::from_secs(10));
-    let info = lines
-        .iter()
-        .rev()
-        .find(|l| l.contains(" score "))
-        .expect("an info line");
-    info.split(" score ")
-        .nth(1)
-        .unwrap()
-        .split(" nodes")
-        .next()
-        .unwrap()
-        .to_string()
+    engine.score_at_depth_1("usinewgame", "startpos moves 7g7f 3c3d")
 }
 
 #[test]
@@ -67,18 +46,13 @@ fn a_shogi_network_trained_on_datagen_positions_plays_through_eval_file() {
         "256",
     ]);
     // The same lines do not make a chess network.
-    let status = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args([
-            "train",
-            "--data",
-            data_s,
-            "--out",
-            chess_net.to_str().unwrap(),
-        ])
-        .stderr(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    assert!(!status.success());
+    assert!(!run_qiyi(&[
+        "train",
+        "--data",
+        data_s,
+        "--out",
+        chess_net.to_str().unwrap(),
+    ]));
 
     let mut engine = Engine::start(&["--game", "shogi"]);
     engine.send("usi");

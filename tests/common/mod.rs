@@ -18,6 +18,17 @@ pub struct Engine {
     lines: Receiver<String>,
 }
 
+/// Runs `qiyi` with `args` (a subcommand such as `datagen` or `train`), its stderr
+/// silenced; whether it succeeded.
+pub fn run_qiyi(args: &[&str]) -> bool {
+    Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(args)
+        .stderr(Stdio::null())
+        .status()
+        .expect("qiyi runs")
+        .success()
+}
+
 /// The cache directory the test engines use, so that tests never touch the user's own
 /// (`$XDG_CACHE_HOME`, where the FourSquare tablebase is cached).
 pub fn test_cache_dir() -> PathBuf {
@@ -130,6 +141,28 @@ impl Engine {
         }
         self.send("isready");
         self.until("readyok", Duration::from_secs(10))
+    }
+
+    /// The score of `go depth 1` from `position` (`startpos ...` or `fen ...`/`sfen ...`)
+    /// after `new_game` (`ucinewgame`, `usinewgame`) has cleared the table: at depth 1 it
+    /// is the evaluation's, which tells which evaluation the engine plays with.
+    pub fn score_at_depth_1(&mut self, new_game: &str, position: &str) -> String {
+        self.send(new_game);
+        self.send(&format!("position {position}"));
+        self.send("go depth 1");
+        let lines = self.until("bestmove", Duration::from_secs(10));
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" score "))
+            .expect("an info line");
+        info.split(" score ")
+            .nth(1)
+            .unwrap()
+            .split(" nodes")
+            .next()
+            .unwrap()
+            .to_string()
     }
 
     /// Chess over UCI: the handshake's lines (the options it declares), then `isready`.
