@@ -52,6 +52,11 @@ pub struct Datagen {
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// An option of the evaluation, `NAME=VALUE` as `setoption` would give it (say
+    /// `EvalFile=net.nnue`, to play a game with no built-in network on a trained one);
+    /// repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     /// The output; `<out>.progress` records how much of it is complete.
     #[arg(long)]
     pub out: PathBuf,
@@ -73,10 +78,28 @@ impl Datagen {
     /// What makes the games what they are (all but how many and on how many threads): a
     /// run may only go on from a file made with the same.
     fn settings(&self, kind: GameKind) -> String {
-        format!(
+        let mut settings = format!(
             "{kind}:nodes={}:random-plies={}:max-plies={}:seed={}",
             self.nodes, self.random_plies, self.max_plies, self.seed
-        )
+        );
+        for option in &self.options {
+            settings.push(':');
+            settings.extend(option.chars().filter(|c| !c.is_whitespace()));
+        }
+        settings
+    }
+
+    /// `eval` with the `--option`s set, or why one cannot be.
+    fn configure<G: Game, E: Evaluator<G>>(&self, mut eval: E) -> anyhow::Result<E> {
+        for option in &self.options {
+            let (name, value) = option
+                .split_once('=')
+                .ok_or_else(|| anyhow::anyhow!("--option {option}: not NAME=VALUE"))?;
+            eval = eval
+                .configured(name.trim(), value.trim())
+                .map_err(|e| anyhow::anyhow!("--option {option}: {e}"))?;
+        }
+        Ok(eval)
     }
 
     /// Games and bytes already complete, from the progress file (none without one).
@@ -239,6 +262,7 @@ impl WithGame for Datagen {
         if G::HIDES_INFORMATION {
             log::info!("{kind}: games are played in the open");
         }
+        let eval = self.configure(eval)?;
         let (mut done, mut bytes) = self.resume_point(kind)?;
         let mut out = open_output(&self.out, bytes)?;
         if done > 0 {
@@ -295,6 +319,7 @@ mod tests {
             max_plies: 60,
             threads: 2,
             seed: 5,
+            options: Vec::new(),
             out: dir.join("data.txt"),
         }
     }
@@ -360,5 +385,42 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
         let _ = std::fs::remove_dir_all(&whole);
         let _ = std::fs::remove_dir_all(&parts);
+    }
+
+    #[test]
+    fn options_set_the_evaluation_and_belong_to_the_settings() {
+        // The built-in network told to stand down plays the hand-written evaluation's games.
+        let plain = scratch("plain");
+        let expected = run(&settings(&plain, 4));
+        let emptied = scratch("emptied");
+        let with_option = Datagen {
+            options: vec!["EvalFile=<empty>".to_string()],
+            ..settings(&emptied, 4)
+        };
+        with_option
+            .clone()
+            .run::<chess::Position, _>(GameKind::Chess, chess::Evaluation::default())
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(&with_option.out).unwrap(), expected);
+        // Going on without the option would mix two evaluations' games in one file.
+        let error = settings(&emptied, 8)
+            .run::<chess::Position, _>(GameKind::Chess, chess::Evaluation::default())
+            .unwrap_err();
+        assert!(error.to_string().contains("EvalFile=<empty>"), "{error}");
+        // An option the evaluation does not have stops the run before any game.
+        let unknown = scratch("unknown");
+        let bad = Datagen {
+            options: vec!["Contempt=5".to_string()],
+            ..settings(&unknown, 4)
+        };
+        assert!(
+            bad.clone()
+                .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+                .is_err()
+        );
+        assert!(!bad.out.exists(), "no output before the options are good");
+        for dir in [plain, emptied, unknown] {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
 }
