@@ -7,7 +7,7 @@
 //! `qiyi tune` (400 centipawns per factor ten in odds), and the loss is the squared
 //! difference. Gradients of a batch are summed over the threads' shares of it.
 
-use super::{Features, HIDDEN, Network, QA, QB, SCALE};
+use super::{BLOCK, Features, MAX_HIDDEN, Network, QA, QB, SCALE, max_output_weight};
 use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -51,6 +51,10 @@ pub struct Training {
     /// Seeds the initial weights and the order of the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Hidden units per view: a multiple of 16, at most 256. More fit more data, but each
+    /// costs the search speed.
+    #[arg(long, default_value_t = 128)]
+    pub hidden: usize,
 }
 
 /// A position as the network sees it.
@@ -66,6 +70,7 @@ struct Sample {
 /// The network in floating point, and Adam's moments of the same shape.
 #[derive(Clone)]
 struct Float {
+    hidden: usize,
     feature_weights: Vec<f32>,
     feature_bias: Vec<f32>,
     output_weights: Vec<f32>,
@@ -74,19 +79,20 @@ struct Float {
 }
 
 impl Float {
-    fn zero(inputs: usize) -> Float {
+    fn zero(inputs: usize, hidden: usize) -> Float {
         Float {
-            feature_weights: vec![0.0; inputs * HIDDEN],
-            feature_bias: vec![0.0; HIDDEN],
-            output_weights: vec![0.0; 2 * HIDDEN],
+            hidden,
+            feature_weights: vec![0.0; inputs * hidden],
+            feature_bias: vec![0.0; hidden],
+            output_weights: vec![0.0; 2 * hidden],
             direct_weights: vec![0.0; inputs],
             output_bias: 0.0,
         }
     }
 
     /// Small random weights, and direct weights that start as the game's material.
-    fn random<G: Features>(rng: &mut StdRng) -> Float {
-        let mut net = Float::zero(G::INPUTS);
+    fn random<G: Features>(rng: &mut StdRng, hidden: usize) -> Float {
+        let mut net = Float::zero(G::INPUTS, hidden);
         for (f, w) in net.direct_weights.iter_mut().enumerate() {
             *w = G::material(f) / SCALE as f32;
         }
@@ -114,16 +120,19 @@ impl Float {
     }
 
     /// The output (in units of [`SCALE`] centipawns) and the hidden sums of both views.
-    fn forward(&self, sample: &Sample) -> (f32, [[f32; HIDDEN]; 2]) {
-        let mut sums = [[0f32; HIDDEN]; 2];
+    /// (The first `hidden` of each view's sums are the network's.)
+    fn forward(&self, sample: &Sample) -> (f32, [[f32; MAX_HIDDEN]; 2]) {
+        let h = self.hidden;
+        let mut sums = [[0f32; MAX_HIDDEN]; 2];
         let mut out = self.output_bias;
         for (v, sum) in sums.iter_mut().enumerate() {
+            let sum = &mut sum[..h];
             sum.copy_from_slice(&self.feature_bias);
             for &f in &sample.views[v] {
-                let row = &self.feature_weights[usize::from(f) * HIDDEN..][..HIDDEN];
+                let row = &self.feature_weights[usize::from(f) * h..][..h];
                 sum.iter_mut().zip(row).for_each(|(s, w)| *s += w);
             }
-            let weights = &self.output_weights[v * HIDDEN..][..HIDDEN];
+            let weights = &self.output_weights[v * h..][..h];
             out += sum
                 .iter()
                 .zip(weights)
@@ -145,22 +154,24 @@ impl Float {
         let loss = (p - sample.target).powi(2);
         let g = 2.0 * (p - sample.target) * p * (1.0 - p) * SCALE as f32 * LOG_SLOPE;
         grad.output_bias += g;
+        let h = self.hidden;
         for (v, sum) in sums.iter().enumerate() {
-            let weights = &self.output_weights[v * HIDDEN..][..HIDDEN];
-            let mut inner = [0f32; HIDDEN];
-            for i in 0..HIDDEN {
-                grad.output_weights[v * HIDDEN + i] += g * sum[i].clamp(0.0, 1.0);
+            let weights = &self.output_weights[v * h..][..h];
+            let mut inner = [0f32; MAX_HIDDEN];
+            let inner = &mut inner[..h];
+            for i in 0..h {
+                grad.output_weights[v * h + i] += g * sum[i].clamp(0.0, 1.0);
                 if sum[i] > 0.0 && sum[i] < 1.0 {
                     inner[i] = g * weights[i];
                 }
             }
             grad.feature_bias
                 .iter_mut()
-                .zip(&inner)
+                .zip(inner.iter())
                 .for_each(|(b, d)| *b += d);
             for &f in &sample.views[v] {
-                let row = &mut grad.feature_weights[usize::from(f) * HIDDEN..][..HIDDEN];
-                row.iter_mut().zip(&inner).for_each(|(w, d)| *w += d);
+                let row = &mut grad.feature_weights[usize::from(f) * h..][..h];
+                row.iter_mut().zip(inner.iter()).for_each(|(w, d)| *w += d);
                 grad.direct_weights[usize::from(f)] += g * DIRECT_SIGN[v];
             }
         }
@@ -169,11 +180,29 @@ impl Float {
 
     /// The integer network the engine runs.
     fn quantize(&self) -> Network {
-        let round = |v: f32, scale: i32| (v * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let round = |v: f32, scale: i32, limit: i16| {
+            (v * scale as f32)
+                .round()
+                .clamp(-f32::from(limit), f32::from(limit)) as i16
+        };
+        let output_limit = max_output_weight(self.hidden);
         Network {
-            feature_weights: self.feature_weights.iter().map(|&w| round(w, QA)).collect(),
-            feature_bias: self.feature_bias.iter().map(|&w| round(w, QA)).collect(),
-            output_weights: self.output_weights.iter().map(|&w| round(w, QB)).collect(),
+            hidden: self.hidden,
+            feature_weights: self
+                .feature_weights
+                .iter()
+                .map(|&w| round(w, QA, i16::MAX))
+                .collect(),
+            feature_bias: self
+                .feature_bias
+                .iter()
+                .map(|&w| round(w, QA, i16::MAX))
+                .collect(),
+            output_weights: self
+                .output_weights
+                .iter()
+                .map(|&w| round(w, QB, output_limit))
+                .collect(),
             direct_weights: self
                 .direct_weights
                 .iter()
@@ -248,6 +277,9 @@ impl Training {
         if self.batch == 0 || self.epochs == 0 {
             anyhow::bail!("--batch and --epochs must be at least 1");
         }
+        if self.hidden == 0 || !self.hidden.is_multiple_of(BLOCK) || self.hidden > MAX_HIDDEN {
+            anyhow::bail!("--hidden must be a multiple of {BLOCK} up to {MAX_HIDDEN}");
+        }
         let start = Instant::now();
         let text = std::fs::read_to_string(&self.data)
             .with_context(|| format!("reading {}", self.data.display()))?;
@@ -281,8 +313,8 @@ impl Training {
             held.len(),
             start.elapsed().as_secs_f64()
         );
-        let mut net = Float::random::<G>(&mut rng);
-        let zero = || Float::zero(G::INPUTS);
+        let mut net = Float::random::<G>(&mut rng, self.hidden);
+        let zero = || Float::zero(G::INPUTS, self.hidden);
         let (mut m, mut v) = (zero(), zero());
         let mut step = 0;
         let steps = (self.epochs * samples.len().div_ceil(self.batch)) as f32;
@@ -447,7 +479,7 @@ mod tests {
     /// each score from the side to move's view.
     #[test]
     fn the_mean_error_is_over_the_balanced_positions_from_the_movers_view() {
-        let silent = Float::zero(Position::INPUTS).quantize();
+        let silent = Float::zero(Position::INPUTS, 128).quantize();
         let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R";
         let samples: Vec<Sample> = [
             format!("{fen} w KQkq - 4 4 | 1 | 100"),
@@ -551,6 +583,7 @@ mod tests {
             rate: 0.003,
             lambda: 0.0,
             seed: 1,
+            hidden: 32,
         };
         let loss = training.run::<Position>().unwrap();
         assert!(loss < 0.02, "held-out loss {loss}");

@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn a_search_with_null_moves_keeps_the_accumulators_right() {
-        let network = random_network(5, Position::INPUTS);
+        let network = random_network(5, Position::INPUTS, 128);
         let pos = Position::from_notation(
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         )
@@ -150,7 +150,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("qiyi-chess-nnue-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let other = dir.join("other.nnue");
-        std::fs::write(&other, random_network(1, 100).to_bytes()).unwrap();
+        std::fs::write(&other, random_network(1, 100, 128).to_bytes()).unwrap();
         let error = built_in
             .configured("EvalFile", other.to_str().unwrap())
             .err()
@@ -171,7 +171,7 @@ mod tests {
             .map(swap_case)
             .collect();
         let mirrored = format!("{} b - - 4 4", ranks.join("/"));
-        let network = random_network(2, Position::INPUTS);
+        let network = random_network(2, Position::INPUTS, 64);
         check_turned_positions_agree::<Position>(&network, fen, &mirrored);
     }
 
@@ -190,7 +190,7 @@ mod tests {
         let special = |pos: &Position, m: Move| {
             pos.is_capture(m) || m.promotion().is_some() || m.is_castling()
         };
-        let network = random_network(3, Position::INPUTS);
+        let network = random_network(3, Position::INPUTS, 256);
         let checked = check_updates_along_random_games(&network, &starts, special, 4);
         assert!(checked > 1000, "{checked}");
     }

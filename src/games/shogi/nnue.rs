@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn both_views_of_a_turned_position_agree() {
-        let network = random_network(2, Position::INPUTS);
+        let network = random_network(2, Position::INPUTS, 256);
         check_turned_positions_agree::<Position>(&network, MIDDLE_GAME, &turned(MIDDLE_GAME));
     }
 
@@ -302,7 +302,7 @@ mod tests {
         ];
         let special =
             |pos: &Position, m: Move| pos.is_capture(m) || m.is_promotion() || m.is_drop();
-        let network = random_network(3, Position::INPUTS);
+        let network = random_network(3, Position::INPUTS, 48);
         let checked = check_updates_along_random_games(&network, &starts, special, 4);
         assert!(checked > 1000, "{checked}");
     }
@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn a_search_with_null_moves_keeps_the_accumulators_right() {
         let pos = Position::from_notation(MIDDLE_GAME).unwrap();
-        let network = random_network(5, Position::INPUTS);
+        let network = random_network(5, Position::INPUTS, 128);
         check_search_keeps_accumulators(Evaluation::with_network(network), &pos);
         // Without a network (the default): the hand-written evaluation, and no built-in
         // network to name.
