@@ -13,11 +13,11 @@ pub type Evaluation = crate::nnue::Evaluation<Position, Eval>;
 /// The name of the network built into the binary: `EvalFile`'s default, which loads the
 /// built-in network unless a file of that name exists (as Stockfish does). How it was
 /// made, and the match that took it, are in docs/nnue.md.
-pub const EMBEDDED_NAME: &str = "qiyi-chess-gen3.nnue";
+pub const EMBEDDED_NAME: &str = "qiyi-chess-gen4.nnue";
 
 /// The built-in network, read once.
 static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
-    let bytes = include_bytes!("qiyi-chess-gen3.nnue");
+    let bytes = include_bytes!("qiyi-chess-gen4.nnue");
     Arc::new(Network::from_bytes(bytes, Position::INPUTS).expect("the built-in network reads"))
 });
 
