@@ -7,13 +7,9 @@
 
 mod common;
 
-use common::{Engine, run_qiyi};
+use common::{Engine, TinyNetwork, tiny_network};
 use qiyi::games::chess::nnue::EMBEDDED_NAME;
 use std::time::Duration;
-
-fn qiyi(args: &[&str]) {
-    assert!(run_qiyi(args), "qiyi {args:?}");
-}
 
 /// The score of `go depth 1` from the start position, with a cleared table.
 fn shallow_score(engine: &mut Engine) -> String {
@@ -26,28 +22,7 @@ fn score_at_depth_1(engine: &mut Engine, position: &str) -> String {
 
 #[test]
 fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("chess-nnue");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("data.txt");
-    let net = dir.join("net.nnue");
-    let (data_s, net_s) = (data.to_str().unwrap(), net.to_str().unwrap());
-    qiyi(&[
-        "datagen",
-        "--games",
-        "8",
-        "--nodes",
-        "400",
-        "--max-plies",
-        "80",
-        "--threads",
-        "2",
-        "--out",
-        data_s,
-    ]);
-    qiyi(&[
-        "train", "--data", data_s, "--out", net_s, "--epochs", "3", "--batch", "256",
-    ]);
+    let TinyNetwork { dir, net, .. } = tiny_network("chess");
 
     let (mut engine, declared) = Engine::uci_chess();
     assert!(
@@ -99,7 +74,7 @@ fn a_network_trained_on_datagen_positions_plays_through_eval_file() {
         "a refused file changed the evaluation"
     );
 
-    engine.settle(&[&format!("setoption name EvalFile value {net_s}")]);
+    engine.settle(&[&format!("setoption name EvalFile value {net}")]);
     assert_ne!(
         shallow_score(&mut engine),
         hand_written,

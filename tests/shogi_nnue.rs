@@ -5,12 +5,8 @@
 
 mod common;
 
-use common::{Engine, run_qiyi};
+use common::{Engine, TinyNetwork, run_qiyi, tiny_network};
 use std::time::Duration;
-
-fn qiyi(args: &[&str]) {
-    assert!(run_qiyi(args), "qiyi {args:?}");
-}
 
 /// The score of `go depth 1` after two opening moves, with a cleared table.
 fn shallow_score(engine: &mut Engine) -> String {
@@ -19,37 +15,13 @@ fn shallow_score(engine: &mut Engine) -> String {
 
 #[test]
 fn a_shogi_network_trained_on_datagen_positions_plays_through_eval_file() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("shogi-nnue");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("data.txt");
-    let net = dir.join("net.nnue");
+    let TinyNetwork { dir, data, net } = tiny_network("shogi");
     let chess_net = dir.join("chess.nnue");
-    let (data_s, net_s) = (data.to_str().unwrap(), net.to_str().unwrap());
-    qiyi(&[
-        "datagen",
-        "--game",
-        "shogi",
-        "--games",
-        "8",
-        "--nodes",
-        "400",
-        "--max-plies",
-        "80",
-        "--threads",
-        "2",
-        "--out",
-        data_s,
-    ]);
-    qiyi(&[
-        "train", "--game", "shogi", "--data", data_s, "--out", net_s, "--epochs", "3", "--batch",
-        "256",
-    ]);
     // The same lines do not make a chess network.
     assert!(!run_qiyi(&[
         "train",
         "--data",
-        data_s,
+        &data,
         "--out",
         chess_net.to_str().unwrap(),
     ]));
@@ -81,7 +53,7 @@ fn a_shogi_network_trained_on_datagen_positions_plays_through_eval_file() {
     );
     assert_eq!(shallow_score(&mut engine), hand_written);
 
-    engine.settle(&[&format!("setoption name EvalFile value {net_s}")]);
+    engine.settle(&[&format!("setoption name EvalFile value {net}")]);
     assert_ne!(
         shallow_score(&mut engine),
         hand_written,

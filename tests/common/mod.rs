@@ -29,6 +29,45 @@ pub fn run_qiyi(args: &[&str]) -> bool {
         .success()
 }
 
+/// The files of [`tiny_network`]'s run, as strings for command lines.
+pub struct TinyNetwork {
+    pub dir: PathBuf,
+    pub data: String,
+    pub net: String,
+}
+
+/// The network pipeline's smallest run for `game`, as a user runs it: `qiyi datagen` for
+/// eight short games, then `qiyi train` on their positions, in a fresh directory of the
+/// tests' own; both must succeed.
+pub fn tiny_network(game: &str) -> TinyNetwork {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{game}-nnue"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt").to_str().unwrap().to_string();
+    let net = dir.join("net.nnue").to_str().unwrap().to_string();
+    let datagen = [
+        "datagen",
+        "--game",
+        game,
+        "--games",
+        "8",
+        "--nodes",
+        "400",
+        "--max-plies",
+        "80",
+        "--threads",
+        "2",
+        "--out",
+        &data,
+    ];
+    assert!(run_qiyi(&datagen), "qiyi {datagen:?}");
+    let train = [
+        "train", "--game", game, "--data", &data, "--out", &net, "--epochs", "3", "--batch", "256",
+    ];
+    assert!(run_qiyi(&train), "qiyi {train:?}");
+    TinyNetwork { dir, data, net }
+}
+
 /// The cache directory the test engines use, so that tests never touch the user's own
 /// (`$XDG_CACHE_HOME`, where the FourSquare tablebase is cached).
 pub fn test_cache_dir() -> PathBuf {
