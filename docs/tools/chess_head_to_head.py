@@ -18,6 +18,7 @@ import argparse
 import os
 import sys
 import threading
+import time
 
 import chess
 import chess.engine
@@ -35,14 +36,32 @@ def start(spec):
     return engine
 
 
-def play(engines, opening, a_white, nodes):
-    """0: A won, 1: B won, 2: drawn. `nodes` is A's budget and B's."""
+def play(engines, opening, a_white, nodes, clock):
+    """0: A won, 1: B won, 2: drawn. `nodes` is A's budget and B's; `clock`, when given,
+    is (base, increment, margin) in seconds and replaces them."""
     board = opening.copy()
     white, black = (0, 1) if a_white else (1, 0)
+    left = [clock[0], clock[0]] if clock else None
+    game = object()  # a new game for python-chess, which then sends `ucinewgame`
     while not board.is_game_over(claim_draw=True) and board.ply() < 400:
         side = white if board.turn == chess.WHITE else black
-        limit = chess.engine.Limit(nodes=nodes[side])
-        board.push(engines[side].play(board, limit).move)
+        if clock:
+            _, inc, margin = clock
+            limit = chess.engine.Limit(white_clock=left[white], black_clock=left[black],
+                                       white_inc=inc, black_inc=inc)
+            start_time = time.monotonic()
+            move = engines[side].play(board, limit, game=game).move
+            left[side] -= time.monotonic() - start_time
+            if left[side] < -margin or move not in board.legal_moves:
+                print(f"{'AB'[side]} forfeits: {move} with {left[side]:.3f} s left", file=sys.stderr)
+                return 1 - side
+            left[side] += inc
+        else:
+            move = engines[side].play(board, chess.engine.Limit(nodes=nodes[side]), game=game).move
+            if move not in board.legal_moves:
+                print(f"{'AB'[side]} forfeits: illegal {move}", file=sys.stderr)
+                return 1 - side
+        board.push(move)
     result = board.result(claim_draw=True)
     if result in ("1/2-1/2", "*"):
         return 2
@@ -55,6 +74,8 @@ def main():
     ap.add_argument("--b", nargs="+", required=True)
     ap.add_argument("--nodes", type=int, default=25000)
     ap.add_argument("--b-nodes", type=int, help="B's nodes a move (default: --nodes)")
+    ap.add_argument("--tc", help="BASE+INC in seconds: play under a clock instead of nodes")
+    ap.add_argument("--timemargin", type=int, default=100, help="ms a move may overrun the clock")
     ap.add_argument("--pairs", type=int, default=500)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--openings", default=os.path.join(ROOT, "bench_positions", "chess_sprt_openings.epd"))
@@ -63,6 +84,10 @@ def main():
     import sprt
     from chess_match import elo_estimate, load_openings
 
+    clock = None
+    if args.tc:
+        base, inc = args.tc.split("+")
+        clock = (float(base), float(inc), args.timemargin / 1000)
     openings = [board for _, board in load_openings(args.openings)][: args.pairs]
     jobs = [(board, a_white) for board in openings for a_white in (True, False)]
     lock = threading.Lock()
@@ -76,7 +101,7 @@ def main():
                 if not jobs or done[0]:
                     break
                 opening, a_white = jobs.pop(0)
-            result = play(engines, opening, a_white, (args.nodes, args.b_nodes or args.nodes))
+            result = play(engines, opening, a_white, (args.nodes, args.b_nodes or args.nodes), clock)
             with lock:
                 score[result] += 1
                 w, l, d = score
