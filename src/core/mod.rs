@@ -296,10 +296,17 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
         pos.legal_moves(moves);
         moves.retain(|&mv| pos.is_capture(mv));
     }
-    /// Whether quiescence should look at this capture at all (chess: static exchange
-    /// evaluation does not lose material).
-    fn good_capture(&self, _pos: &G, _mv: G::Move) -> bool {
-        true
+    /// What the move wins or loses once both sides have exchanged on its target square
+    /// (static exchange evaluation), where the game has such a count; a quiet move to a
+    /// square the opponent holds loses the piece. The search skips moves at shallow depth
+    /// that give away more than the remaining depth could win back.
+    fn exchange(&self, _pos: &G, _mv: G::Move) -> Option<Score> {
+        None
+    }
+    /// Whether quiescence should look at this capture at all: by default, whether the
+    /// exchange on its square does not lose material.
+    fn good_capture(&self, pos: &G, mv: G::Move) -> bool {
+        self.exchange(pos, mv).is_none_or(|value| value >= 0)
     }
     /// How far below beta (reverse futility) or above alpha (futility) a static evaluation
     /// may be at `depth` before the node or quiet move is pruned; `None` turns both prunings

@@ -508,6 +508,10 @@ where
         self.hand_written.noisy_moves(pos, moves)
     }
 
+    fn exchange(&self, pos: &G, mv: G::Move) -> Option<Score> {
+        self.hand_written.exchange(pos, mv)
+    }
+
     fn good_capture(&self, pos: &G, mv: G::Move) -> bool {
         self.hand_written.good_capture(pos, mv)
     }

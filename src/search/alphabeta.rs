@@ -660,9 +660,28 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pick_next(&mut moves, &mut order, i);
             let mv = moves[i];
             let quiet = !self.pos.is_capture(mv);
+            // At shallow depth a move that loses more in the exchange on its square than
+            // the remaining plies could win back is not searched: a margin per ply for a
+            // capture or a check, which may win something back at once, a smaller one
+            // growing with the square of the depth for a quiet move.
+            let exchange_floor = (i > 0 && !in_check && depth <= 6 && best > -MATE_BOUND)
+                .then(|| margin(depth))
+                .flatten()
+                .and_then(|m| Some((self.eval.exchange(&self.pos, mv)?, m)));
             self.played[ply] = Some(mv);
             let undo = self.play(mv);
             let gives_check = self.pos.in_check();
+            if let Some((exchange, m)) = exchange_floor {
+                let floor = if quiet && !gives_check {
+                    -m * depth / 3
+                } else {
+                    -2 * m
+                };
+                if exchange < floor {
+                    self.take_back(mv, undo);
+                    continue;
+                }
+            }
             // Futility: a quiet move cannot lift a hopeless static score to alpha; and at
             // shallow depth, after enough quiet tries, the rest are not worth a look (late
             // move pruning), for games whose evaluation supports futility at all.

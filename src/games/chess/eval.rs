@@ -472,8 +472,8 @@ impl Evaluator<Position> for Eval {
         pos.generate_captures(moves);
     }
 
-    fn good_capture(&self, pos: &Position, mv: Move) -> bool {
-        see(pos, mv) >= 0
+    fn exchange(&self, pos: &Position, mv: Move) -> Option<Score> {
+        Some(see(pos, mv))
     }
 
     fn capture_order(&self, pos: &Position, mv: Move) -> Score {
@@ -583,6 +583,24 @@ mod tests {
         let a = eval("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
         let b = eval("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
         assert_eq!(a, b);
+    }
+
+    /// What the search prunes by: a quiet move to a square a pawn holds loses the piece,
+    /// and quiescence's test of captures follows the same count.
+    #[test]
+    fn exchanges_count_quiet_moves_and_judge_captures() {
+        let exchange = |fen: &str, mv: &str| {
+            let pos = Position::from_notation(fen).unwrap();
+            let mv = pos.parse_move(mv).unwrap();
+            (Eval.exchange(&pos, mv), Eval.good_capture(&pos, mv))
+        };
+        let pawns = "4k3/8/8/2p1p3/8/8/8/3RK3 w - - 0 1";
+        assert_eq!(exchange(pawns, "d1d3").0, Some(0));
+        assert_eq!(exchange(pawns, "d1d4").0, Some(-500));
+        let defended = "4k3/8/3p4/4p3/8/8/8/4R1K1 w - - 0 1";
+        assert_eq!(exchange(defended, "e1e5"), (Some(100 - 500), false));
+        let loose = "4k3/8/8/4p3/8/8/8/4R1K1 w - - 0 1";
+        assert_eq!(exchange(loose, "e1e5"), (Some(100), true));
     }
 
     #[test]

@@ -519,8 +519,8 @@ impl Evaluator<Position> for Eval {
         pos.generate_noisy(moves);
     }
 
-    fn good_capture(&self, pos: &Position, mv: Move) -> bool {
-        see(pos, mv) >= 0
+    fn exchange(&self, pos: &Position, mv: Move) -> Option<Score> {
+        Some(see(pos, mv))
     }
 
     /// Most valuable victim first, least valuable attacker breaking ties; promotions count
