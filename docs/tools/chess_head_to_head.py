@@ -77,6 +77,7 @@ def main():
     ap.add_argument("--tc", help="BASE+INC in seconds: play under a clock instead of nodes")
     ap.add_argument("--timemargin", type=int, default=100, help="ms a move may overrun the clock")
     ap.add_argument("--pairs", type=int, default=500)
+    ap.add_argument("--skip", type=int, default=0, help="openings to pass over first (to go on with a match on fresh openings)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--openings", default=os.path.join(ROOT, "bench_positions", "chess_sprt_openings.epd"))
     ap.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"))
@@ -88,7 +89,7 @@ def main():
     if args.tc:
         base, inc = args.tc.split("+")
         clock = (float(base), float(inc), args.timemargin / 1000)
-    openings = [board for _, board in load_openings(args.openings)][: args.pairs]
+    openings = [board for _, board in load_openings(args.openings)][args.skip : args.skip + args.pairs]
     jobs = [(board, a_white) for board in openings for a_white in (True, False)]
     lock = threading.Lock()
     score = [0, 0, 0]
