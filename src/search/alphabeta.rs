@@ -664,14 +664,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             // the remaining plies could win back is not searched: a margin per ply for a
             // capture or a check, which may win something back at once, a smaller one
             // growing with the square of the depth for a quiet move.
-            let exchange_floor = (i > 0 && !in_check && depth <= 6 && best > -MATE_BOUND)
-                .then(|| margin(depth))
-                .flatten()
-                .and_then(|m| Some((self.eval.exchange(&self.pos, mv)?, m)));
+            let exchange_margin = if i > 0 && !in_check && depth <= 6 && best > -MATE_BOUND {
+                self.eval.exchange(&self.pos, mv).zip(margin(depth))
+            } else {
+                None
+            };
             self.played[ply] = Some(mv);
             let undo = self.play(mv);
             let gives_check = self.pos.in_check();
-            if let Some((exchange, m)) = exchange_floor {
+            if let Some((exchange, m)) = exchange_margin {
                 let floor = if quiet && !gives_check {
                     -m * depth / 3
                 } else {
