@@ -661,27 +661,28 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let mv = moves[i];
             let quiet = !self.pos.is_capture(mv);
             // At shallow depth a move that loses more in the exchange on its square than
-            // the remaining plies could win back is not searched: a margin per ply for a
-            // capture or a check, which may win something back at once, a smaller one
-            // growing with the square of the depth for a quiet move.
+            // the remaining plies could win back is not searched: two margins for a
+            // capture or a check, which may win something back at once, a smaller floor
+            // growing with the square of the depth for a quiet move (never below two
+            // margins at depth 6 or less). Below two margins the move goes whether or not
+            // it checks, so it is dropped before it is made.
             let exchange_margin = if i > 0 && !in_check && depth <= 6 && best > -MATE_BOUND {
                 self.eval.exchange(&self.pos, mv).zip(margin(depth))
             } else {
                 None
             };
+            if exchange_margin.is_some_and(|(exchange, m)| exchange < -2 * m) {
+                continue;
+            }
             self.played[ply] = Some(mv);
             let undo = self.play(mv);
             let gives_check = self.pos.in_check();
-            if let Some((exchange, m)) = exchange_margin {
-                let floor = if quiet && !gives_check {
-                    -m * depth / 3
-                } else {
-                    -2 * m
-                };
-                if exchange < floor {
-                    self.take_back(mv, undo);
-                    continue;
-                }
+            if quiet
+                && !gives_check
+                && exchange_margin.is_some_and(|(exchange, m)| exchange < -m * depth / 3)
+            {
+                self.take_back(mv, undo);
+                continue;
             }
             // Futility: a quiet move cannot lift a hopeless static score to alpha; and at
             // shallow depth, after enough quiet tries, the rest are not worth a look (late
