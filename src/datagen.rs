@@ -166,11 +166,14 @@ impl Datagen {
             if plies >= self.max_plies {
                 break Outcome::Draw;
             }
+            // Each position's label comes from a search of its own, with nothing kept from
+            // the moves before.
             tt.clear();
             let found = search::search(
                 &pos,
                 eval,
                 &tt,
+                &mut Vec::new(),
                 &control,
                 &limits,
                 &params,

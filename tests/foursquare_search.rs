@@ -51,6 +51,7 @@ fn proven_short_wins_and_losses_are_found_exactly() {
             &pos,
             &Eval,
             &tt,
+            &mut Vec::new(),
             &control,
             &limits,
             &params,

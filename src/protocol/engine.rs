@@ -12,10 +12,11 @@ use crate::core::{
 use crate::games::GameKind;
 use crate::perft;
 use crate::search::{
-    self, Control, FULL_SKILL, Limits, Report, SearchParams, Skill, TimeBudget, TranspositionTable,
+    self, Control, FULL_SKILL, Histories, Limits, Report, SearchParams, Skill, TimeBudget,
+    TranspositionTable,
 };
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -121,6 +122,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     /// `UCI_ShowWDL`: each `info` line gives the chances of a win, draw and loss.
     show_wdl: bool,
     tt: Arc<TranspositionTable>,
+    /// Each search thread's move histories, kept from move to move within a game.
+    histories: Arc<Mutex<Vec<Histories<G>>>>,
     control: Arc<Control>,
     job: Option<JoinHandle<()>>,
     /// Set by the job just before it prints its final answer.
@@ -149,10 +152,20 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             elo,
             show_wdl: false,
             tt: Arc::new(TranspositionTable::new(16)),
+            histories: Arc::default(),
             control: Arc::new(Control::default()),
             job: None,
             answered: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Drops what the search threads learnt about moves (a new game, new rules); no search
+    /// is running, so the lock is free.
+    fn forget_histories(&self) {
+        self.histories
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// Whether a search or perft is still running; reaps one that has answered.
@@ -246,8 +259,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 }
             }
             rule => {
-                // What the table holds was scored under the old rules.
+                // What the table and the histories hold was learnt under the old rules.
                 self.tt.clear();
+                self.forget_histories();
                 self.position = rule_position.expect("rule options made a position above");
                 self.rules.retain(|(n, _)| n != rule);
                 self.rules.push((rule.to_string(), value));
@@ -318,7 +332,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             Some(limited) => Arc::new(limited),
             None => self.eval.clone(),
         };
-        let (tt, control) = (self.tt.clone(), self.control.clone());
+        let (tt, histories, control) = (
+            self.tt.clone(),
+            self.histories.clone(),
+            self.control.clone(),
+        );
         let (out, dialect, mut params) = (self.out.clone(), self.dialect, self.params);
         params.skill = Skill::at_level(self.strength_level(), rand::random());
         let show_wdl = self.show_wdl;
@@ -337,6 +355,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                     &pos,
                     &*eval,
                     &tt,
+                    &mut histories.lock().unwrap_or_else(|e| e.into_inner()),
                     &control,
                     &limits,
                     &params,
@@ -530,6 +549,7 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
             Command::NewGame => {
                 self.stop();
                 self.tt.clear();
+                self.forget_histories();
                 self.position =
                     G::from_record(None, &[], &self.rules).map_err(|e| e.to_string())?;
             }

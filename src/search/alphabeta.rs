@@ -55,6 +55,26 @@ impl<M> RootMove<M> {
     }
 }
 
+/// What a search thread learns about moves rather than positions: which quiet moves cut
+/// off, and which refuted the opponent's last move. That stays true from one move of a
+/// game to the next, so the engine keeps it between searches, as it keeps the
+/// transposition table, and a new game starts it afresh.
+pub struct Histories<G: Game> {
+    /// The quiet move that last refuted each move (by `move_index` of the refuted move).
+    countermoves: Vec<Option<G::Move>>,
+    /// Indexed by `player * G::MOVE_INDEX_SIZE + G::move_index(mv)`.
+    history: Vec<i32>,
+}
+
+impl<G: Game> Default for Histories<G> {
+    fn default() -> Self {
+        Histories {
+            countermoves: vec![None; G::MOVE_INDEX_SIZE],
+            history: vec![0; 4 * G::MOVE_INDEX_SIZE],
+        }
+    }
+}
+
 pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     id: usize,
     pos: G,
@@ -67,12 +87,9 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     seldepth: usize,
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
-    /// The quiet move that last refuted each move (by `move_index` of the refuted move).
-    countermoves: Vec<Option<G::Move>>,
+    histories: &'a mut Histories<G>,
     /// The move made at each ply of the current line (`None` for a null move).
     played: [Option<G::Move>; MAX_PLY + 1],
-    /// Indexed by `player * G::MOVE_INDEX_SIZE + G::move_index(mv)`.
-    history: Vec<i32>,
     /// Triangular PV table: `pv[ply]` is the best line found from `ply` on.
     pv: Vec<Vec<G::Move>>,
     /// The depth of the current iteration.
@@ -95,6 +112,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         pos: G,
         eval: &'a E,
         shared: &'a Shared<'a, G::Move>,
+        histories: &'a mut Histories<G>,
         moves: &MoveList<G::Move>,
     ) -> Self {
         Worker {
@@ -117,9 +135,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             seldepth: 0,
             stopped: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            countermoves: vec![None; G::MOVE_INDEX_SIZE],
+            histories,
             played: [None; MAX_PLY + 1],
-            history: vec![0; 4 * G::MOVE_INDEX_SIZE],
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             null_made: [false; MAX_PLY + 1],
             root_depth: 1,
@@ -702,7 +719,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 // Late quiet moves are searched shallower first (LMR), every non-first
                 // move with a null window (PVS); both re-searched when they surprise.
                 let reduction = if depth >= 3 && i >= 3 && quiet && !gives_check && !in_check {
-                    let history = self.history[player * G::MOVE_INDEX_SIZE + G::move_index(mv)];
+                    let history =
+                        self.histories.history[player * G::MOVE_INDEX_SIZE + G::move_index(mv)];
                     let r = REDUCTIONS[(depth as usize).min(63)][i.min(63)]
                         - pv_node as i32
                         - history / (HISTORY_MAX / 2);
@@ -872,7 +890,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let killers = self.killers[ply];
         let counter = self
             .previous_move(ply)
-            .and_then(|prev| self.countermoves[G::move_index(prev)]);
+            .and_then(|prev| self.histories.countermoves[G::move_index(prev)]);
         for &mv in moves.iter() {
             let index = G::move_index(mv);
             let key = if tt_move == Some(index as u32) {
@@ -892,7 +910,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             } else if counter == Some(mv) {
                 1 << 26
             } else {
-                self.history[player * G::MOVE_INDEX_SIZE + index]
+                self.histories.history[player * G::MOVE_INDEX_SIZE + index]
             };
             order.push(key);
         }
@@ -914,14 +932,17 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             killers[0] = Some(mv);
         }
         if let Some(prev) = self.previous_move(ply) {
-            self.countermoves[G::move_index(prev)] = Some(mv);
+            self.histories.countermoves[G::move_index(prev)] = Some(mv);
         }
         let bonus = (16 * depth * depth).min(HISTORY_MAX / 2);
         let base = player * G::MOVE_INDEX_SIZE;
-        update_history(&mut self.history[base + G::move_index(mv)], bonus);
+        update_history(&mut self.histories.history[base + G::move_index(mv)], bonus);
         for &other in tried {
             if !self.pos.is_capture(other) {
-                update_history(&mut self.history[base + G::move_index(other)], -bonus);
+                update_history(
+                    &mut self.histories.history[base + G::move_index(other)],
+                    -bonus,
+                );
             }
         }
     }

@@ -11,6 +11,7 @@ pub mod tt;
 mod worlds;
 
 use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Score};
+pub use alphabeta::Histories;
 use alphabeta::Worker;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -294,12 +295,14 @@ impl<M: Clone> Shared<'_, M> {
 
 /// Searches `root` within `limits` and returns the best move. Blocks until the search is
 /// over, which for `infinite` and `ponder` searches means until `control.stop()` (or
-/// `ponderhit` followed by the time running out).
+/// `ponderhit` followed by the time running out). `histories` holds each thread's, kept
+/// from the searches before (made as the threads need them).
 #[allow(clippy::too_many_arguments)]
 pub fn search<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
     tt: &TranspositionTable,
+    histories: &mut Vec<Histories<G>>,
     control: &Control,
     limits: &Limits,
     params: &SearchParams,
@@ -358,19 +361,22 @@ pub fn search<G: Game, E: Evaluator<G>>(
             nodes: 0,
         };
     }
+    histories.resize_with(threads, Histories::default);
+    let (main_histories, helper_histories) =
+        histories.split_first_mut().expect("one thread at least");
     let result = std::thread::scope(|scope| {
-        for id in 1..threads {
+        for (id, histories) in (1..).zip(helper_histories) {
             let shared = &shared;
             let moves = &moves;
             let builder = std::thread::Builder::new().stack_size(16 << 20);
             let spawned = builder.spawn_scoped(scope, move || {
-                Worker::new(id, root.clone(), eval, shared, moves).iterate(None);
+                Worker::new(id, root.clone(), eval, shared, histories, moves).iterate(None);
             });
             if let Err(err) = spawned {
                 log::warn!("could not start search thread {id}: {err}");
             }
         }
-        let mut main = Worker::new(0, root.clone(), eval, &shared, &moves);
+        let mut main = Worker::new(0, root.clone(), eval, &shared, main_histories, &moves);
         let result = main.iterate(Some(report));
         shared.abort.store(true, Ordering::SeqCst);
         result
@@ -384,7 +390,8 @@ pub fn search<G: Game, E: Evaluator<G>>(
 }
 
 /// A fixed-depth search without clocks or caps, as `bench` and tests run it: with one
-/// thread and a cleared table its node count is deterministic.
+/// thread and a cleared table its node count is deterministic (it starts with empty
+/// histories).
 pub fn search_to_depth<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: &E,
@@ -405,7 +412,18 @@ pub fn search_to_depth<G: Game, E: Evaluator<G>>(
         },
         ..SearchParams::default()
     };
-    search(root, eval, tt, &control, &limits, &params, &[], &mut |_| {})
+    let mut histories = Vec::new();
+    search(
+        root,
+        eval,
+        tt,
+        &mut histories,
+        &control,
+        &limits,
+        &params,
+        &[],
+        &mut |_| {},
+    )
 }
 
 /// Answers with a line an oracle proved instead of searching: one report, then, under

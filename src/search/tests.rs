@@ -325,6 +325,7 @@ fn multipv_reports_distinct_lines_and_stop_is_obeyed() {
         &pos,
         &Zero,
         &tt,
+        &mut Vec::new(),
         &control,
         &limits,
         &params,
@@ -351,6 +352,7 @@ fn multipv_reports_distinct_lines_and_stop_is_obeyed() {
         &pos,
         &Zero,
         &tt,
+        &mut Vec::new(),
         &control,
         &infinite,
         &SearchParams::default(),
@@ -384,6 +386,7 @@ fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
                 &pos,
                 &chess::Eval,
                 &tt,
+                &mut Vec::new(),
                 &Control::default(),
                 &limits,
                 &SearchParams::default(),
@@ -504,6 +507,7 @@ fn worlds_are_weighed_by_the_belief() {
         &Coin::start_position(),
         &Zero,
         &TranspositionTable::new(1),
+        &mut Vec::new(),
         &Control::default(),
         &Limits::default(),
         &SearchParams::default(),
@@ -544,6 +548,7 @@ fn a_weakened_search_varies_but_never_hangs_a_piece() {
             &pos,
             &chess::Eval,
             &TranspositionTable::new(1),
+            &mut Vec::new(),
             &Control::default(),
             &limits,
             &params,
@@ -583,4 +588,49 @@ fn a_fractional_level_lies_between_its_neighbours() {
     assert_eq!(Skill::at_level(19.99, 7).unwrap().weakness, 0);
     assert_eq!(Skill::at_level(25.0, 7), None);
     assert_eq!(Skill::at_level(f64::NAN, 7), None);
+}
+
+#[test]
+fn histories_kept_from_one_search_order_the_next() {
+    use crate::games::chess;
+    let pos = chess::Position::from_notation(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    )
+    .unwrap();
+    let limits = Limits {
+        depth: Some(7),
+        ..Limits::default()
+    };
+    let params = SearchParams {
+        threads: 1,
+        ..SearchParams::default()
+    };
+    let nodes = |histories: &mut Vec<Histories<chess::Position>>| {
+        let tt = TranspositionTable::new(1);
+        search(
+            &pos,
+            &chess::Eval,
+            &tt,
+            histories,
+            &Control::default(),
+            &limits,
+            &params,
+            &[],
+            &mut |_| {},
+        )
+        .nodes
+    };
+    let mut kept = Vec::new();
+    let first = nodes(&mut kept);
+    assert_eq!(kept.len(), 1, "one thread, one set of histories");
+    assert_eq!(
+        nodes(&mut Vec::new()),
+        first,
+        "fresh histories, the same search"
+    );
+    assert_ne!(
+        nodes(&mut kept),
+        first,
+        "the second search starts from the first's"
+    );
 }

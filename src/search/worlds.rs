@@ -13,7 +13,7 @@
 //! error ([`CAUTION`]). Worlds are searched in parallel on the `Threads` option's
 //! threads, each world on one thread.
 
-use super::alphabeta::Worker;
+use super::alphabeta::{Histories, Worker};
 use super::{
     Control, Limits, Report, ReportFn, SKILL_CANDIDATES, SearchParams, SearchResult, Shared, Skill,
     TimeBudget, TranspositionTable, wait_for_stop,
@@ -246,8 +246,16 @@ fn search_world<G: Game, E: Evaluator<G>>(
         hard: None,
     };
     let shared = Shared::new(&control, tt, &limits, unlimited, 1, 1);
+    let mut histories = Histories::default();
     // One worker for the whole world, moved from root move to root move.
-    let mut worker: Option<Worker<G, E>> = None;
+    let mut worker = Worker::new(
+        0,
+        world.clone(),
+        eval,
+        &shared,
+        &mut histories,
+        &MoveList::new(),
+    );
     let mut replies = MoveList::new();
     for &mv in moves {
         if out_of_time() {
@@ -263,13 +271,7 @@ fn search_world<G: Game, E: Evaluator<G>>(
                 let same_team = child.team_to_move() == team;
                 replies.clear();
                 child.legal_moves(&mut replies);
-                let worker = match worker.as_mut() {
-                    Some(worker) => {
-                        worker.rebase(child, &replies);
-                        worker
-                    }
-                    None => worker.insert(Worker::new(0, child, eval, &shared, &replies)),
-                };
+                worker.rebase(child, &replies);
                 let score = if depth == 0 {
                     worker.quiesce()
                 } else {
