@@ -97,6 +97,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Upper bound (exclusive) of [`Game::move_index`]; sizes the history tables.
     const MOVE_INDEX_SIZE: usize;
 
+    /// Upper bound (exclusive) of [`Game::piece_to`]; 0 where the game keeps no
+    /// continuation histories.
+    const PIECE_TO_SIZE: usize = 0;
+
     /// Whether some positions of the game hide ranks from the player (Junqi's dark
     /// modes): then the engine declares the options of the search over worlds.
     const HIDES_INFORMATION: bool = false;
@@ -209,6 +213,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A dense index `< MOVE_INDEX_SIZE` for history tables, and (as `u32`) a move's code
     /// in the transposition table. Two different legal moves of one position never share it.
     fn move_index(mv: Self::Move) -> usize;
+    /// What `mv` moves (or drops) and where, as a dense index `< PIECE_TO_SIZE`, read
+    /// before `mv` is made. Continuation histories score a move by what followed the moves
+    /// one and two plies before, and "knight to f3" generalises across positions where
+    /// "g1f3" as a bare move index does not. Seen from the mover's side, so that both
+    /// sides share one table.
+    fn piece_to(&self, _mv: Self::Move) -> usize {
+        0
+    }
     /// Parses a move in the game's notation and checks it is legal here.
     fn parse_move(&self, text: &str) -> anyhow::Result<Self::Move> {
         let mut moves = MoveList::new();

@@ -64,6 +64,10 @@ pub struct Histories<G: Game> {
     countermoves: Vec<Option<G::Move>>,
     /// Indexed by `player * G::MOVE_INDEX_SIZE + G::move_index(mv)`.
     history: Vec<i32>,
+    /// Continuation histories: how a quiet move did after the move one or two plies
+    /// before it, a table for each distance, by `earlier * G::PIECE_TO_SIZE + later` of
+    /// their [`Game::piece_to`] indexes.
+    continuation: Vec<i16>,
 }
 
 impl<G: Game> Default for Histories<G> {
@@ -71,6 +75,7 @@ impl<G: Game> Default for Histories<G> {
         Histories {
             countermoves: vec![None; G::MOVE_INDEX_SIZE],
             history: vec![0; 4 * G::MOVE_INDEX_SIZE],
+            continuation: vec![0; 2 * G::PIECE_TO_SIZE * G::PIECE_TO_SIZE],
         }
     }
 }
@@ -88,8 +93,9 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     stopped: bool,
     killers: Vec<[Option<G::Move>; 2]>,
     histories: &'a mut Histories<G>,
-    /// The move made at each ply of the current line (`None` for a null move).
-    played: [Option<G::Move>; MAX_PLY + 1],
+    /// The move made at each ply of the current line and its [`Game::piece_to`] (`None`
+    /// for a null move).
+    played: [Option<(G::Move, u32)>; MAX_PLY + 1],
     /// Triangular PV table: `pv[ply]` is the best line found from `ply` on.
     pv: Vec<Vec<G::Move>>,
     /// The depth of the current iteration.
@@ -449,7 +455,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.nodes += 1;
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            self.played[0] = Some(mv);
+            self.played[0] = Some((mv, self.pos.piece_to(mv) as u32));
             let undo = self.play(mv);
             let same = self.pos.team_to_move() == team;
             let value = if i == pv_index {
@@ -691,7 +697,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if exchange_margin.is_some_and(|(exchange, m)| exchange < -2 * m) {
                 continue;
             }
-            self.played[ply] = Some(mv);
+            let piece_to = self.pos.piece_to(mv);
+            self.played[ply] = Some((mv, piece_to as u32));
             let undo = self.play(mv);
             let gives_check = self.pos.in_check();
             if quiet
@@ -721,9 +728,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 let reduction = if depth >= 3 && i >= 3 && quiet && !gives_check && !in_check {
                     let history =
                         self.histories.history[player * G::MOVE_INDEX_SIZE + G::move_index(mv)];
+                    let continuation = self.continuation_score(ply, piece_to);
                     let r = REDUCTIONS[(depth as usize).min(63)][i.min(63)]
                         - pv_node as i32
-                        - history / (HISTORY_MAX / 2);
+                        - (2 * history + continuation) / HISTORY_MAX;
                     r.clamp(1, depth - 2)
                 } else {
                     0
@@ -874,7 +882,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
     /// The move that led to the node at `ply`, if it was a real move.
     fn previous_move(&self, ply: usize) -> Option<G::Move> {
-        ply.checked_sub(1).and_then(|p| self.played[p])
+        ply.checked_sub(1)
+            .and_then(|p| self.played[p])
+            .map(|(mv, _)| mv)
     }
 
     /// Ordering keys: the TT move, winning and even captures, killers, the countermove,
@@ -911,6 +921,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 1 << 26
             } else {
                 self.histories.history[player * G::MOVE_INDEX_SIZE + index]
+                    + self.continuation_score(ply, self.pos.piece_to(mv))
             };
             order.push(key);
         }
@@ -937,13 +948,51 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let bonus = (16 * depth * depth).min(HISTORY_MAX / 2);
         let base = player * G::MOVE_INDEX_SIZE;
         update_history(&mut self.histories.history[base + G::move_index(mv)], bonus);
+        self.update_continuation(ply, self.pos.piece_to(mv), bonus);
         for &other in tried {
             if !self.pos.is_capture(other) {
                 update_history(
                     &mut self.histories.history[base + G::move_index(other)],
                     -bonus,
                 );
+                self.update_continuation(ply, self.pos.piece_to(other), -bonus);
             }
+        }
+    }
+
+    /// Where the continuation histories of the moves one and two plies before `ply` begin,
+    /// where those were real moves. Each distance has its table: piece_to indexes are
+    /// seen from the mover's side, so "their knight to f6, then ..." one ply back and "our
+    /// knight to f3, then ..." two plies back have the same index.
+    fn continuation_rows(&self, ply: usize) -> [Option<usize>; 2] {
+        let size = G::PIECE_TO_SIZE;
+        let row = |back: usize| {
+            let (_, earlier) = self.played[ply.checked_sub(back)?]?;
+            let earlier = earlier as usize;
+            Some((back - 1) * size * size + earlier * size)
+        };
+        if size == 0 {
+            [None; 2]
+        } else {
+            [row(1), row(2)]
+        }
+    }
+
+    /// How a move to `piece_to` did after the moves one and two plies back.
+    fn continuation_score(&self, ply: usize, piece_to: usize) -> i32 {
+        self.continuation_rows(ply)
+            .into_iter()
+            .flatten()
+            .map(|row| i32::from(self.histories.continuation[row + piece_to]))
+            .sum()
+    }
+
+    fn update_continuation(&mut self, ply: usize, piece_to: usize, bonus: i32) {
+        for row in self.continuation_rows(ply).into_iter().flatten() {
+            let entry = &mut self.histories.continuation[row + piece_to];
+            let mut value = i32::from(*entry);
+            update_history(&mut value, bonus);
+            *entry = value as i16;
         }
     }
 }

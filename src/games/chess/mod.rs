@@ -155,6 +155,8 @@ impl Game for Position {
     /// Q) and `to` as UCI names it ([`Move::named_to`]): castling, en passant and double
     /// pushes are known from the squares.
     const MOVE_INDEX_SIZE: usize = 5 * 4096;
+    /// Six kinds on 64 squares, Black's turned over.
+    const PIECE_TO_SIZE: usize = 6 * 64;
 
     fn start_position() -> Self {
         Position::from_fen(START_FEN).expect("the start FEN is valid")
@@ -270,6 +272,15 @@ impl Game for Position {
             None => 0,
         };
         promotion * 4096 + mv.from().index() * 64 + mv.named_to().index()
+    }
+
+    #[inline]
+    fn piece_to(&self, mv: Move) -> usize {
+        let kind = self
+            .piece_at(mv.from())
+            .map_or(0, |(_, piece)| piece as usize - 1);
+        let flip = if self.side() == Color::White { 0 } else { 56 };
+        kind * 64 + (mv.to().index() ^ flip)
     }
 
     /// Tells a malformed move from an illegal one, which the default cannot.
@@ -499,6 +510,25 @@ mod tests {
             seen.dedup();
             assert_eq!(seen.len(), moves.len(), "{fen}");
         }
+    }
+
+    #[test]
+    fn piece_to_indexes_are_in_range_and_shared_by_both_sides() {
+        let white = pos(START_FEN);
+        let black = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        let index = |p: &Position, text: &str| p.piece_to(p.parse_move(text).unwrap());
+        assert_eq!(index(&white, "g1f3"), index(&black, "g8f6"));
+        assert_eq!(index(&white, "e2e4"), index(&black, "e7e5"));
+        // A knight and a pawn to the same square differ.
+        assert_ne!(index(&white, "g1h3"), index(&white, "h2h3"));
+        let p = pos("r3k2r/pP1pqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBP1P/R3K2R w KQkq - 0 1");
+        let mut moves = MoveList::new();
+        p.legal_moves(&mut moves);
+        assert!(
+            moves
+                .iter()
+                .all(|&m| p.piece_to(m) < Position::PIECE_TO_SIZE)
+        );
     }
 
     #[test]

@@ -842,6 +842,32 @@ mod tests {
     }
 
     #[test]
+    fn piece_to_indexes_are_in_range_and_shared_by_both_sides() {
+        let sente = Position::from_notation(crate::games::shogi::START_SFEN).unwrap();
+        let gote = Position::from_notation(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        )
+        .unwrap();
+        let index = |p: &Position, text: &str| p.piece_to(p.parse_move(text).unwrap());
+        assert_eq!(index(&sente, "7g7f"), index(&gote, "3c3d"));
+        assert_eq!(index(&sente, "2h7h"), index(&gote, "8b3b"));
+        // A silver and a gold to the same square differ, and so do a move and a drop.
+        assert_ne!(index(&sente, "3i3h"), index(&sente, "4i3h"));
+        let hands = Position::from_notation("4k4/9/9/9/9/5S3/9/9/4K4 b S 1").unwrap();
+        assert_ne!(index(&hands, "S*5e"), index(&hands, "4f5e"));
+        for sfen in WALK_STARTS {
+            let pos = Position::from_notation(sfen).unwrap();
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            assert!(
+                moves
+                    .iter()
+                    .all(|&m| pos.piece_to(m) < Position::PIECE_TO_SIZE)
+            );
+        }
+    }
+
+    #[test]
     fn attack_queries() {
         let pos = Position::from_notation("4k4/4p4/9/9/4L4/9/2N6/9/4K4 b - 1").unwrap();
         let sq = |s: &str| Square::parse(s).unwrap();

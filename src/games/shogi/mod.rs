@@ -193,6 +193,8 @@ impl Game for Position {
 
     /// See [`Move::index`].
     const MOVE_INDEX_SIZE: usize = 1 << 15;
+    /// Fourteen kinds moving and seven dropped, on 81 squares turned round for gote.
+    const PIECE_TO_SIZE: usize = 21 * 81;
 
     fn start_position() -> Self {
         Position::from_sfen(START_SFEN).expect("the start SFEN is valid")
@@ -285,6 +287,22 @@ impl Game for Position {
     #[inline]
     fn move_index(mv: Move) -> usize {
         mv.index()
+    }
+
+    #[inline]
+    fn piece_to(&self, mv: Move) -> usize {
+        let kind = if mv.is_drop() {
+            13 + mv.drop_kind()
+        } else {
+            self.piece_at(mv.from()).map_or(0, |(_, kind)| kind - 1)
+        };
+        let to = mv.to().dense();
+        let to = if self.side() == Color::Sente {
+            to
+        } else {
+            80 - to
+        };
+        usize::from(kind) * 81 + to
     }
 
     /// Tells a malformed move from an illegal one, which the default cannot.
