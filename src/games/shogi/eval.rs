@@ -455,14 +455,20 @@ fn least_attacker(pos: &Position, board: &[u8; 256], to: u8, side: usize) -> Opt
 
 /// Static exchange evaluation of a move: the material balance, in exchange units, of the
 /// capture sequence on its target square with each side recapturing with its least
-/// valuable piece and free to stop. Drops and quiet moves that no one can take score 0.
+/// valuable piece and free to stop. A drop is a quiet move of a piece from the hand: it
+/// scores what it loses where the other side can take it. Quiet moves that no one can
+/// take score 0.
 pub fn see(pos: &Position, mv: Move) -> i32 {
-    if mv.is_drop() {
-        return 0;
-    }
-    let (from, to) = (mv.from().0, mv.to().0);
+    let to = mv.to().0;
     let mut board = pos.board;
-    let mover = board[usize::from(from)] & 15;
+    let mover = if mv.is_drop() {
+        mv.drop_kind()
+    } else {
+        let from = usize::from(mv.from().0);
+        let mover = board[from] & 15;
+        board[from] = EMPTY;
+        mover
+    };
     let victim = board[usize::from(to)];
     let mut gain = [0i32; 40];
     gain[0] = if victim == EMPTY {
@@ -475,7 +481,6 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
         gain[0] += BOARD[usize::from(mover + 8)] - BOARD[usize::from(mover)];
         on_square = mover + 8;
     }
-    board[usize::from(from)] = EMPTY;
     let mut side = pos.side ^ 1;
     let mut depth = 0;
     while let Some((sq, kind)) = least_attacker(pos, &board, to, side) {
@@ -672,6 +677,16 @@ mod tests {
         assert_eq!(
             see_of("4k4/9/3g5/4p4/9/9/4R4/4L4/5K3 b - 1", "5g5d"),
             EXCHANGE[usize::from(PAWN)] + EXCHANGE[usize::from(GOLD)] - EXCHANGE[usize::from(ROOK)]
+        );
+        // A silver dropped in front of a pawn is lost, defended or not: the pawn is worth
+        // taking it either way.
+        assert_eq!(
+            see_of("4k4/9/9/4p4/9/9/9/9/4K4 b S 1", "S*5e"),
+            -EXCHANGE[usize::from(SILVER)]
+        );
+        assert_eq!(
+            see_of("4k4/9/9/4p4/9/4G4/9/9/4K4 b S 1", "S*5e"),
+            EXCHANGE[usize::from(PAWN)] - EXCHANGE[usize::from(SILVER)]
         );
         // A quiet move and a drop risk nothing here.
         assert_eq!(see_of("4k4/9/9/9/9/9/9/9/4K4 b P 1", "P*5e"), 0);
