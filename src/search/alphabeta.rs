@@ -41,6 +41,8 @@ struct RootMove<M> {
     previous: Score,
     seldepth: usize,
     pv: Vec<M>,
+    /// The nodes searched under this move so far in this search, every iteration's.
+    nodes: u64,
 }
 
 impl<M> RootMove<M> {
@@ -135,6 +137,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     previous: -INFINITY,
                     seldepth: 0,
                     pv: vec![mv],
+                    nodes: 0,
                 })
                 .collect(),
             nodes: 0,
@@ -165,6 +168,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             previous: -INFINITY,
             seldepth: 0,
             pv: vec![mv],
+            nodes: 0,
         }));
         self.nodes = 0;
         self.seldepth = 0;
@@ -373,6 +377,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if last_best.is_some() && best.score < last_score - 30 {
             percent += 40;
         }
+        if depth >= 5 {
+            percent = percent * share_scale(best.nodes, self.nodes) / 100;
+        }
         self.stability = (Some(best.mv), stable, best.score);
         let scaled = soft * percent / 100;
         let limit = shared.budget.hard.map_or(scaled, |hard| scaled.min(hard));
@@ -456,6 +463,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.played[0] = Some((mv, self.pos.piece_to(mv) as u32));
+            let nodes_before = self.nodes;
             let undo = self.play(mv);
             let same = self.pos.team_to_move() == team;
             let value = if i == pv_index {
@@ -469,6 +477,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             };
             self.take_back(mv, undo);
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return best;
             }
@@ -997,6 +1006,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     }
 }
 
+/// Percent of the time budget to spend by the share of the search's `nodes` the best
+/// move took: the larger its share, the fewer the rivals that came near it. From half the
+/// budget when it took almost all, to half as much again when it took under half.
+fn share_scale(best_nodes: u64, nodes: u64) -> u32 {
+    let share = (best_nodes * 100 / nodes.max(1)).min(100) as u32;
+    (240 - 2 * share).clamp(50, 150)
+}
+
 /// What a node's best score says about its true value, given the window it was searched in.
 fn bound_of(best: Score, alpha: Score, beta: Score) -> Bound {
     if best >= beta {
@@ -1080,6 +1097,48 @@ fn sort_tail<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i32>, from: u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn root_moves_count_the_nodes_searched_under_them() {
+        use crate::games::chess;
+        use crate::search::{Control, Limits, TimeBudget, TranspositionTable};
+        let pos = chess::Position::start_position();
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let (control, tt) = (Control::default(), TranspositionTable::new(1));
+        let unlimited = TimeBudget {
+            soft: None,
+            hard: None,
+        };
+        let shared = Shared::new(&control, &tt, &limits, unlimited, 1, 1);
+        let mut histories = Histories::default();
+        let mut worker = Worker::new(0, pos, &chess::Eval, &shared, &mut histories, &moves);
+        worker.iterate(None);
+        let under: Vec<u64> = worker.root_moves.iter().map(|rm| rm.nodes).collect();
+        let total: u64 = under.iter().sum();
+        // Every node lies under one root move but the root itself, once per search of it
+        // (an iteration, or a window of one).
+        assert!(total < worker.nodes && worker.nodes - total < 50);
+        assert!(under.iter().all(|&n| n > 0), "every move was searched");
+    }
+
+    #[test]
+    fn a_best_move_that_took_most_of_the_search_needs_less_time() {
+        assert_eq!(share_scale(96, 100), 50);
+        assert_eq!(share_scale(70, 100), 100);
+        assert_eq!(share_scale(40, 100), 150);
+        assert_eq!(share_scale(0, 0), 150);
+        assert_eq!(share_scale(200, 100), 50, "more than all is all");
+        let scales: Vec<u32> = (0..=100).map(|share| share_scale(share, 100)).collect();
+        assert!(
+            scales.windows(2).all(|w| w[1] <= w[0]),
+            "never more for a larger share"
+        );
+    }
 
     #[test]
     fn picking_yields_every_move_best_key_first() {
