@@ -45,7 +45,19 @@ struct RootMove<M> {
     nodes: u64,
 }
 
-impl<M> RootMove<M> {
+impl<M: Copy> RootMove<M> {
+    /// A move not yet searched.
+    fn new(mv: M) -> Self {
+        RootMove {
+            mv,
+            score: -INFINITY,
+            previous: -INFINITY,
+            seldepth: 0,
+            pv: vec![mv],
+            nodes: 0,
+        }
+    }
+
     /// The last iteration's score, or the one before when the last was cut short before
     /// it reached this move.
     fn settled_score(&self) -> Score {
@@ -129,17 +141,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pos,
             eval,
             shared,
-            root_moves: moves
-                .iter()
-                .map(|&mv| RootMove {
-                    mv,
-                    score: -INFINITY,
-                    previous: -INFINITY,
-                    seldepth: 0,
-                    pv: vec![mv],
-                    nodes: 0,
-                })
-                .collect(),
+            root_moves: moves.iter().map(|&mv| RootMove::new(mv)).collect(),
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -162,14 +164,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.eval_state = self.eval.new_state(&pos);
         self.pos = pos;
         self.root_moves.clear();
-        self.root_moves.extend(moves.iter().map(|&mv| RootMove {
-            mv,
-            score: -INFINITY,
-            previous: -INFINITY,
-            seldepth: 0,
-            pv: vec![mv],
-            nodes: 0,
-        }));
+        self.root_moves
+            .extend(moves.iter().map(|&mv| RootMove::new(mv)));
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
@@ -1007,8 +1003,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 }
 
 /// Percent of the time budget to spend by the share of the search's `nodes` the best
-/// move took: the larger its share, the fewer the rivals that came near it. From half the
-/// budget when it took almost all, to half as much again when it took under half.
+/// move took: the larger its share, the fewer the rivals that came near it. Half the
+/// budget at 95% or more, the whole at 70%, half as much again at 45% or less.
 fn share_scale(best_nodes: u64, nodes: u64) -> u32 {
     let share = (best_nodes * 100 / nodes.max(1)).min(100) as u32;
     (240 - 2 * share).clamp(50, 150)
