@@ -28,6 +28,9 @@ static REDUCTIONS: once_cell::sync::Lazy<[[i32; 64]; 64]> = once_cell::sync::Laz
 /// How long a search runs before an aspiration failure gets an `info` line of its own:
 /// the short searches of fast games would flood the GUI.
 const REPORT_BOUNDS_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+/// The least depth at which the table's move is tested for a singular extension: the
+/// test is a search of half the depth, worth its cost only on deep nodes.
+const SINGULAR_DEPTH: i32 = 7;
 /// History scores stay within this magnitude (the "gravity" update keeps them bounded).
 const HISTORY_MAX: i32 = 1 << 14;
 /// Entries in each thread's cache of static evaluations (a power of two).
@@ -116,6 +119,9 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     root_depth: usize,
     /// Whether the move made at each ply of the current line was a null move.
     null_made: [bool; MAX_PLY + 1],
+    /// The move a singular-extension test leaves out at each ply, while it searches
+    /// the others.
+    excluded: [Option<G::Move>; MAX_PLY + 1],
     /// Static evaluations by position key. Every iteration of the deepening revisits the
     /// nodes of the last, and evaluating is the dearest step of a node, so remembering
     /// them pays; the key is the full 64-bit hash, as in the transposition table.
@@ -150,6 +156,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             played: [None; MAX_PLY + 1],
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             null_made: [false; MAX_PLY + 1],
+            excluded: [None; MAX_PLY + 1],
             root_depth: 1,
             eval_cache: vec![(0, NO_EVAL); EVAL_CACHE],
             stability: (None, 0, 0),
@@ -598,8 +605,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let key = self.pos.hash();
         let hit = self.shared.tt.probe(key);
         let tt_move = hit.and_then(|h| h.move_code);
+        // A search that leaves a move out is a test, not a search of the node: it neither
+        // takes the table's word nor leaves its own there, and prunes nothing by the
+        // static evaluation (which does not know the move is missing).
+        let excluded = self.excluded[ply];
         if let Some(hit) = hit
             && !pv_node
+            && excluded.is_none()
             && hit.depth >= depth
             && let Some(score) = tt_cutoff(hit, ply, alpha, beta)
         {
@@ -609,7 +621,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         // Without a move from the table this node was never searched well: search it a
         // ply shallower now, and let the next iteration find the move (internal iterative
         // reduction).
-        let depth = if depth >= 4 && tt_move.is_none() {
+        let depth = if depth >= 4 && tt_move.is_none() && excluded.is_none() {
             depth - 1
         } else {
             depth
@@ -617,7 +629,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let team = self.pos.team_to_move();
         let in_check = self.pos.in_check();
         // A mate on the board settles the node before any pruning or search.
-        if !in_check && let Some(mv) = self.pos.mate_in_one() {
+        if !in_check
+            && excluded.is_none()
+            && let Some(mv) = self.pos.mate_in_one()
+        {
             if pv_node {
                 self.pv[ply].push(mv);
             }
@@ -633,7 +648,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             self.static_eval(key)
         };
         let margin = |depth| self.eval.futility_margin(depth);
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility: so far above beta that a shallow search will not fall back.
             if depth <= 6
                 && let Some(margin) = margin(depth)
@@ -672,8 +687,56 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if moves.is_empty() {
             return self.outcome_score(self.pos.no_move_outcome(), ply);
         }
+        if let Some(mv) = excluded {
+            moves.retain(|&m| m != mv);
+            if moves.is_empty() {
+                return alpha;
+            }
+        }
         let mut order = MoveList::new();
         self.score_moves(&moves, &mut order, tt_move, ply);
+        // Singular extension: when the table's move held above a score that no other
+        // move reaches in a search of half the depth, it is the only move here, and it is
+        // searched a ply deeper. When the others reach beta even without it, the node
+        // fails high at once (multi-cut).
+        let mut singular = None;
+        if let Some(hit) = hit
+            && let Some(code) = tt_move
+            && ply > 0
+            && depth >= SINGULAR_DEPTH
+            && excluded.is_none()
+            && hit.bound != Bound::Upper
+            && hit.depth >= depth - 3
+            && let Some(unit) = margin(1)
+        {
+            let tt_score = score_from_tt(hit.score, ply);
+            let mv = moves
+                .iter()
+                .copied()
+                .find(|&m| G::move_index(m) as u32 == code);
+            if let Some(mv) = mv
+                && tt_score.abs() < MATE_BOUND
+            {
+                let singular_beta = tt_score - unit * depth / 45;
+                self.excluded[ply] = Some(mv);
+                let value = self.negamax(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if value < singular_beta {
+                    singular = Some(mv);
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
         let futile = !pv_node
             && !in_check
             && depth <= 3
@@ -724,7 +787,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let same = self.pos.team_to_move() == team;
             // Checks are searched one ply deeper, so that mates and perpetuals are seen;
             // never beyond twice the iteration's depth, so check sequences cannot explode.
-            let depth = depth + (gives_check && ply < 2 * self.root_depth) as i32;
+            let extend = (gives_check || singular == Some(mv)) && ply < 2 * self.root_depth;
+            let depth = depth + extend as i32;
             let value = if i == 0 {
                 self.child(alpha, beta, depth - 1, ply + 1, same, pv_node)
             } else {
@@ -780,6 +844,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     }
                 }
             }
+        }
+        if excluded.is_some() {
+            return best;
         }
         let bound = bound_of(best, original_alpha, beta);
         self.shared.tt.store(
@@ -1120,6 +1187,52 @@ mod tests {
         // (an iteration, or a window of one).
         assert!(total < worker.nodes && worker.nodes - total < 50);
         assert!(under.iter().all(|&n| n > 0), "every move was searched");
+    }
+
+    #[test]
+    fn a_search_that_leaves_a_move_out_neither_plays_it_nor_leaves_a_trace() {
+        use crate::games::chess;
+        use crate::search::{Control, Limits, TimeBudget, TranspositionTable};
+        // White's rook takes a loose queen; after any other move Black keeps a queen against
+        // a rook.
+        let pos = chess::Position::from_notation("3q3k/8/8/8/8/8/8/3RK3 w - - 0 1").unwrap();
+        let take = pos.parse_move("d1d8").unwrap();
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let limits = Limits::default();
+        let (control, tt) = (Control::default(), TranspositionTable::new(1));
+        let unlimited = TimeBudget {
+            soft: None,
+            hard: None,
+        };
+        let shared = Shared::new(&control, &tt, &limits, unlimited, 1, 1);
+        let mut histories = Histories::default();
+        let mut worker = Worker::new(
+            0,
+            pos.clone(),
+            &chess::Eval,
+            &shared,
+            &mut histories,
+            &moves,
+        );
+        let wide = MATE_BOUND - 1;
+        worker.excluded[1] = Some(take);
+        let without = worker.negamax(-wide, wide, 3, 1, false);
+        worker.excluded[1] = None;
+        assert!(without < -300, "the queen stays on the board: {without}");
+        assert!(
+            tt.probe(pos.hash()).is_none(),
+            "a test of the other moves is no result for the node"
+        );
+        let with = worker.negamax(-wide, wide, 3, 1, false);
+        assert!(with > 300, "the rook takes the queen: {with}");
+        let stored = tt
+            .probe(pos.hash())
+            .expect("a search of the node is stored");
+        assert_eq!(
+            stored.move_code,
+            Some(chess::Position::move_index(take) as u32)
+        );
     }
 
     #[test]
