@@ -1161,45 +1161,18 @@ fn sort_tail<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i32>, from: u
 mod tests {
     use super::*;
 
-    #[test]
-    fn root_moves_count_the_nodes_searched_under_them() {
-        use crate::games::chess;
-        use crate::search::{Control, Limits, TimeBudget, TranspositionTable};
-        let pos = chess::Position::start_position();
-        let mut moves = MoveList::new();
-        pos.legal_moves(&mut moves);
-        let limits = Limits {
-            depth: Some(6),
-            ..Limits::default()
-        };
-        let (control, tt) = (Control::default(), TranspositionTable::new(1));
-        let unlimited = TimeBudget {
-            soft: None,
-            hard: None,
-        };
-        let shared = Shared::new(&control, &tt, &limits, unlimited, 1, 1);
-        let mut histories = Histories::default();
-        let mut worker = Worker::new(0, pos, &chess::Eval, &shared, &mut histories, &moves);
-        worker.iterate(None);
-        let under: Vec<u64> = worker.root_moves.iter().map(|rm| rm.nodes).collect();
-        let total: u64 = under.iter().sum();
-        // Every node lies under one root move but the root itself, once per search of it
-        // (an iteration, or a window of one).
-        assert!(total < worker.nodes && worker.nodes - total < 50);
-        assert!(under.iter().all(|&n| n > 0), "every move was searched");
-    }
+    use crate::games::chess;
+    use crate::search::{Control, Limits, TimeBudget, TranspositionTable};
 
-    #[test]
-    fn a_search_that_leaves_a_move_out_neither_plays_it_nor_leaves_a_trace() {
-        use crate::games::chess;
-        use crate::search::{Control, Limits, TimeBudget, TranspositionTable};
-        // White's rook takes a loose queen; after any other move Black keeps a queen against
-        // a rook.
-        let pos = chess::Position::from_notation("3q3k/8/8/8/8/8/8/3RK3 w - - 0 1").unwrap();
-        let take = pos.parse_move("d1d8").unwrap();
+    /// Runs `test` on a single chess worker at `pos`, under `limits` and no clock, with a
+    /// table of its own, which it also gets to look into.
+    fn with_chess_worker(
+        pos: &chess::Position,
+        limits: Limits,
+        test: impl FnOnce(&mut Worker<chess::Position, chess::Eval>, &TranspositionTable),
+    ) {
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
-        let limits = Limits::default();
         let (control, tt) = (Control::default(), TranspositionTable::new(1));
         let unlimited = TimeBudget {
             soft: None,
@@ -1215,24 +1188,52 @@ mod tests {
             &mut histories,
             &moves,
         );
-        let wide = MATE_BOUND - 1;
-        worker.excluded[1] = Some(take);
-        let without = worker.negamax(-wide, wide, 3, 1, false);
-        worker.excluded[1] = None;
-        assert!(without < -300, "the queen stays on the board: {without}");
-        assert!(
-            tt.probe(pos.hash()).is_none(),
-            "a test of the other moves is no result for the node"
-        );
-        let with = worker.negamax(-wide, wide, 3, 1, false);
-        assert!(with > 300, "the rook takes the queen: {with}");
-        let stored = tt
-            .probe(pos.hash())
-            .expect("a search of the node is stored");
-        assert_eq!(
-            stored.move_code,
-            Some(chess::Position::move_index(take) as u32)
-        );
+        test(&mut worker, &tt);
+    }
+
+    #[test]
+    fn root_moves_count_the_nodes_searched_under_them() {
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        with_chess_worker(&chess::Position::start_position(), limits, |worker, _| {
+            worker.iterate(None);
+            let under: Vec<u64> = worker.root_moves.iter().map(|rm| rm.nodes).collect();
+            let total: u64 = under.iter().sum();
+            // Every node lies under one root move but the root itself, once per search of
+            // it (an iteration, or a window of one).
+            assert!(total < worker.nodes && worker.nodes - total < 50);
+            assert!(under.iter().all(|&n| n > 0), "every move was searched");
+        });
+    }
+
+    #[test]
+    fn a_search_that_leaves_a_move_out_neither_plays_it_nor_leaves_a_trace() {
+        // White's rook takes a loose queen; after any other move Black keeps a queen
+        // against a rook.
+        let pos = chess::Position::from_notation("3q3k/8/8/8/8/8/8/3RK3 w - - 0 1").unwrap();
+        let take = pos.parse_move("d1d8").unwrap();
+        with_chess_worker(&pos, Limits::default(), |worker, tt| {
+            let wide = MATE_BOUND - 1;
+            worker.excluded[1] = Some(take);
+            let without = worker.negamax(-wide, wide, 3, 1, false);
+            worker.excluded[1] = None;
+            assert!(without < -300, "the queen stays on the board: {without}");
+            assert!(
+                tt.probe(pos.hash()).is_none(),
+                "a test of the other moves is no result for the node"
+            );
+            let with = worker.negamax(-wide, wide, 3, 1, false);
+            assert!(with > 300, "the rook takes the queen: {with}");
+            let stored = tt
+                .probe(pos.hash())
+                .expect("a search of the node is stored");
+            assert_eq!(
+                stored.move_code,
+                Some(chess::Position::move_index(take) as u32)
+            );
+        });
     }
 
     #[test]
