@@ -101,6 +101,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// continuation histories.
     const PIECE_TO_SIZE: usize = 0;
 
+    /// Whether pieces come back into play from a hand (shogi's drops), which puts a
+    /// check within reach almost anywhere: then a check is only searched deeper when it
+    /// keeps its material in the exchange, since most drop checks simply lose the piece.
+    const DROPS: bool = false;
+
     /// Whether some positions of the game hide ranks from the player (Junqi's dark
     /// modes): then the engine declares the options of the search over worlds.
     const HIDES_INFORMATION: bool = false;

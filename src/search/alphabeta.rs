@@ -757,8 +757,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             // growing with the square of the depth for a quiet move (never below two
             // margins at depth 6 or less). Below two margins the move goes whether or not
             // it checks, so it is dropped before it is made.
+            let exchange = if G::DROPS || (i > 0 && !in_check && depth <= 6) {
+                self.eval.exchange(&self.pos, mv)
+            } else {
+                None
+            };
             let exchange_margin = if i > 0 && !in_check && depth <= 6 && best > -MATE_BOUND {
-                self.eval.exchange(&self.pos, mv).zip(margin(depth))
+                exchange.zip(margin(depth))
             } else {
                 None
             };
@@ -785,9 +790,11 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 continue;
             }
             let same = self.pos.team_to_move() == team;
-            // Checks are searched one ply deeper, so that mates and perpetuals are seen;
-            // never beyond twice the iteration's depth, so check sequences cannot explode.
-            let extend = (gives_check || singular == Some(mv)) && ply < 2 * self.root_depth;
+            // Checks are searched one ply deeper, so that mates and perpetuals are seen
+            // (with drops, only those that keep their material); never beyond twice the
+            // iteration's depth, so check sequences cannot explode.
+            let check = gives_check && (!G::DROPS || exchange.is_none_or(|value| value >= 0));
+            let extend = (check || singular == Some(mv)) && ply < 2 * self.root_depth;
             let depth = depth + extend as i32;
             let value = if i == 0 {
                 self.child(alpha, beta, depth - 1, ply + 1, same, pv_node)

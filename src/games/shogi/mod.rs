@@ -195,6 +195,7 @@ impl Game for Position {
     const MOVE_INDEX_SIZE: usize = 1 << 15;
     /// Fourteen kinds moving and seven dropped, on 81 squares turned round for gote.
     const PIECE_TO_SIZE: usize = 21 * 81;
+    const DROPS: bool = true;
 
     fn start_position() -> Self {
         Position::from_sfen(START_SFEN).expect("the start SFEN is valid")
