@@ -790,11 +790,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 continue;
             }
             let same = self.pos.team_to_move() == team;
-            // Checks are searched one ply deeper, so that mates and perpetuals are seen
-            // (with drops, only those that keep their material); never beyond twice the
-            // iteration's depth, so check sequences cannot explode.
-            let check = gives_check && (!G::DROPS || exchange.is_none_or(|value| value >= 0));
-            let extend = (check || singular == Some(mv)) && ply < 2 * self.root_depth;
+            // Checks are searched one ply deeper, so that mates and perpetuals are seen;
+            // never beyond twice the iteration's depth, so check sequences cannot explode.
+            let extend = (gives_check && check_is_threat::<G>(exchange) || singular == Some(mv))
+                && ply < 2 * self.root_depth;
             let depth = depth + extend as i32;
             let value = if i == 0 {
                 self.child(alpha, beta, depth - 1, ply + 1, same, pv_node)
@@ -1084,6 +1083,14 @@ fn share_scale(best_nodes: u64, nodes: u64) -> u32 {
     (240 - 2 * share).clamp(50, 150)
 }
 
+/// Whether a check, whose exchange on its square comes to `exchange`, is a threat worth
+/// searching deeper. In chess one that gives material away is a sacrifice to see
+/// through; with drops (shogi) checks are within reach almost anywhere, and one that
+/// loses its piece is mostly nothing.
+fn check_is_threat<G: Game>(exchange: Option<Score>) -> bool {
+    !G::DROPS || exchange.is_none_or(|value| value >= 0)
+}
+
 /// What a node's best score says about its true value, given the window it was searched in.
 fn bound_of(best: Score, alpha: Score, beta: Score) -> Bound {
     if best >= beta {
@@ -1255,6 +1262,16 @@ mod tests {
             scales.windows(2).all(|w| w[1] <= w[0]),
             "never more for a larger share"
         );
+    }
+
+    #[test]
+    fn only_drops_keep_a_losing_check_from_being_searched_deeper() {
+        use crate::games::shogi;
+        assert!(check_is_threat::<chess::Position>(Some(-300)));
+        assert!(check_is_threat::<chess::Position>(Some(0)));
+        assert!(!check_is_threat::<shogi::Position>(Some(-300)));
+        assert!(check_is_threat::<shogi::Position>(Some(0)));
+        assert!(check_is_threat::<shogi::Position>(None));
     }
 
     #[test]
