@@ -751,17 +751,19 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pick_next(&mut moves, &mut order, i);
             let mv = moves[i];
             let quiet = !self.pos.is_capture(mv);
+            // What the move risks in the exchange on its square: wanted for the pruning
+            // below and, with drops, to tell a check that threatens from one that does not.
+            let exchange = if G::DROPS || (i > 0 && !in_check && depth <= 6) {
+                self.eval.exchange(&self.pos, mv)
+            } else {
+                None
+            };
             // At shallow depth a move that loses more in the exchange on its square than
             // the remaining plies could win back is not searched: two margins for a
             // capture or a check, which may win something back at once, a smaller floor
             // growing with the square of the depth for a quiet move (never below two
             // margins at depth 6 or less). Below two margins the move goes whether or not
             // it checks, so it is dropped before it is made.
-            let exchange = if G::DROPS || (i > 0 && !in_check && depth <= 6) {
-                self.eval.exchange(&self.pos, mv)
-            } else {
-                None
-            };
             let exchange_margin = if i > 0 && !in_check && depth <= 6 && best > -MATE_BOUND {
                 exchange.zip(margin(depth))
             } else {
@@ -792,8 +794,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let same = self.pos.team_to_move() == team;
             // Checks are searched one ply deeper, so that mates and perpetuals are seen;
             // never beyond twice the iteration's depth, so check sequences cannot explode.
-            let extend = (gives_check && check_is_threat::<G>(exchange) || singular == Some(mv))
-                && ply < 2 * self.root_depth;
+            let threat = gives_check && check_is_threat::<G>(exchange);
+            let extend = (threat || singular == Some(mv)) && ply < 2 * self.root_depth;
             let depth = depth + extend as i32;
             let value = if i == 0 {
                 self.child(alpha, beta, depth - 1, ply + 1, same, pv_node)
