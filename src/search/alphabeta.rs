@@ -753,7 +753,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let quiet = !self.pos.is_capture(mv);
             // What the move risks in the exchange on its square: wanted for the pruning
             // below and, with drops, to tell a check that threatens from one that does not.
-            let exchange = if G::DROPS || (i > 0 && !in_check && depth <= 6) {
+            let shallow = i > 0 && !in_check && depth <= 6;
+            let exchange = if G::DROPS || shallow {
                 self.eval.exchange(&self.pos, mv)
             } else {
                 None
@@ -764,7 +765,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             // growing with the square of the depth for a quiet move (never below two
             // margins at depth 6 or less). Below two margins the move goes whether or not
             // it checks, so it is dropped before it is made.
-            let exchange_margin = if i > 0 && !in_check && depth <= 6 && best > -MATE_BOUND {
+            let exchange_margin = if shallow && best > -MATE_BOUND {
                 exchange.zip(margin(depth))
             } else {
                 None
