@@ -205,6 +205,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn in_check(&self) -> bool {
         false
     }
+    /// Whether `mv` gives check, asked before it is made: the search prunes a quiet move
+    /// that does not check without making it. Games whose moves can tell this more
+    /// cheaply than by making them (shogi) answer directly.
+    fn gives_check(&mut self, mv: Self::Move) -> bool {
+        let undo = self.make_move(mv);
+        let check = self.in_check();
+        self.unmake_move(mv, undo);
+        check
+    }
     /// Passes the turn for null-move pruning, where the game allows it as a search trick
     /// (chess, shogi: not in check); `None` where it does not.
     fn make_null_move(&mut self) -> Option<Self::Undo> {

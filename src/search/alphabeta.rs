@@ -751,6 +751,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pick_next(&mut moves, &mut order, i);
             let mv = moves[i];
             let quiet = !self.pos.is_capture(mv);
+            // Futility: a quiet move cannot lift a hopeless static score to alpha; and at
+            // shallow depth, after enough quiet tries, the rest are not worth a look (late
+            // move pruning), for games whose evaluation supports futility at all. Checks
+            // are exempt; the rest go before they are made.
+            let late = prune_late && i as i32 > 3 + depth * depth;
+            if (futile || late) && quiet && i > 0 && best > -MATE_BOUND && !self.pos.gives_check(mv)
+            {
+                continue;
+            }
             // What the move risks in the exchange on its square: wanted for the pruning
             // below and, with drops, to tell a check that threatens from one that does not.
             let shallow = i > 0 && !in_check && depth <= 6;
@@ -763,8 +772,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             // the remaining plies could win back is not searched: two margins for a
             // capture or a check, which may win something back at once, a smaller floor
             // growing with the square of the depth for a quiet move (never below two
-            // margins at depth 6 or less). Below two margins the move goes whether or not
-            // it checks, so it is dropped before it is made.
+            // margins at depth 6 or less).
             let exchange_margin = if shallow && best > -MATE_BOUND {
                 exchange.zip(margin(depth))
             } else {
@@ -773,25 +781,16 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if exchange_margin.is_some_and(|(exchange, m)| exchange < -2 * m) {
                 continue;
             }
+            if quiet
+                && exchange_margin.is_some_and(|(exchange, m)| exchange < -m * depth / 3)
+                && !self.pos.gives_check(mv)
+            {
+                continue;
+            }
             let piece_to = self.pos.piece_to(mv);
             self.played[ply] = Some((mv, piece_to as u32));
             let undo = self.play(mv);
             let gives_check = self.pos.in_check();
-            if quiet
-                && !gives_check
-                && exchange_margin.is_some_and(|(exchange, m)| exchange < -m * depth / 3)
-            {
-                self.take_back(mv, undo);
-                continue;
-            }
-            // Futility: a quiet move cannot lift a hopeless static score to alpha; and at
-            // shallow depth, after enough quiet tries, the rest are not worth a look (late
-            // move pruning), for games whose evaluation supports futility at all.
-            let late = prune_late && i as i32 > 3 + depth * depth;
-            if (futile || late) && quiet && !gives_check && i > 0 && best > -MATE_BOUND {
-                self.take_back(mv, undo);
-                continue;
-            }
             let same = self.pos.team_to_move() == team;
             // Checks are searched one ply deeper, so that mates and perpetuals are seen;
             // never beyond twice the iteration's depth, so check sequences cannot explode.
