@@ -970,7 +970,9 @@ mod tests {
                     // Every move, made and unmade, restores the position exactly.
                     let before = (pos.clone(), snapshot(&pos));
                     for &mv in moves.iter() {
+                        let check = pos.gives_check(mv);
                         let undo = pos.make_move(mv);
+                        assert_eq!(pos.checked(), check, "check by {mv} in {}", before.0.fen());
                         assert_eq!(pos.key, pos.compute_key(), "{mv} from {}", before.0.fen());
                         check_lists(&pos);
                         pos.unmake_move(mv, undo);

@@ -251,6 +251,11 @@ impl Game for Position {
         self.checked()
     }
 
+    #[inline]
+    fn gives_check(&mut self, mv: Move) -> bool {
+        Position::gives_check(self, mv)
+    }
+
     fn make_null_move(&mut self) -> Option<Undo> {
         (!self.checked()).then(|| self.play_null())
     }

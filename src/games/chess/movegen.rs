@@ -130,6 +130,74 @@ impl Position {
         self.attacked(self.lists[us][Piece::King as usize][0].0, us ^ 1)
     }
 
+    /// Whether `mv` checks the enemy king, read from the tables without playing it: the
+    /// piece attacks the king from its new square, or leaving its old one opens a line
+    /// from a slider of ours. Castling, en passant and promotions move or change more
+    /// than one piece, and are rare: they are played and taken back.
+    pub(super) fn gives_check(&mut self, mv: Move) -> bool {
+        if !matches!(mv.kind(), PLAIN | DOUBLE_PUSH) {
+            let undo = self.play(mv);
+            let check = self.checked();
+            self.take_back(mv, undo);
+            return check;
+        }
+        let (from, to) = (mv.from().0, mv.to().0);
+        let us = self.side.index();
+        let king = self.lists[us ^ 1][Piece::King as usize][0].0;
+        let code = self.board[usize::from(from)];
+        let mask = match code & 7 {
+            1 if us == 0 => tables::WHITE_PAWN,
+            1 => tables::BLACK_PAWN,
+            2 => tables::KNIGHT,
+            3 => tables::BISHOP,
+            4 => tables::ROOK,
+            5 => tables::QUEEN,
+            _ => 0,
+        };
+        let d = diff(to, king);
+        if ATTACK[d] & mask != 0 {
+            if mask & tables::QUEEN == 0 {
+                return true;
+            }
+            // The square the piece leaves may lie between (moving straight away).
+            let step = DIRECTION[d] as u8;
+            let mut sq = to.wrapping_add(step);
+            while sq != king && (sq == from || self.board[usize::from(sq)] == EMPTY) {
+                sq = sq.wrapping_add(step);
+            }
+            if sq == king {
+                return true;
+            }
+        }
+        let line = DIRECTION[diff(king, from)];
+        if line == 0 || DIRECTION[diff(king, to)] == line {
+            return false;
+        }
+        let step = line as u8;
+        let mut sq = king.wrapping_add(step);
+        while sq != from {
+            if self.board[usize::from(sq)] != EMPTY {
+                return false;
+            }
+            sq = sq.wrapping_add(step);
+        }
+        sq = sq.wrapping_add(step);
+        while on_board(sq) && self.board[usize::from(sq)] == EMPTY {
+            sq = sq.wrapping_add(step);
+        }
+        if !on_board(sq) {
+            return false;
+        }
+        let slider = self.board[usize::from(sq)];
+        let reach = match slider & 7 {
+            3 => tables::BISHOP,
+            4 => tables::ROOK,
+            5 => tables::QUEEN,
+            _ => 0,
+        };
+        usize::from(slider >> 3) == us && ATTACK[diff(sq, king)] & reach != 0
+    }
+
     /// The squares of the pieces giving check, for the diagram.
     pub(super) fn checker_squares(&self) -> Vec<super::Square> {
         let us = self.side.index();
