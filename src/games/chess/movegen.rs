@@ -26,6 +26,21 @@ use super::tables::{
 };
 use crate::core::MoveList;
 
+/// The [`ATTACK`] bits of the piece `code` (colour and kind), its pawn bit by colour.
+#[inline(always)]
+fn attack_bits(code: u8) -> u8 {
+    match code & 7 {
+        1 if code >> 3 == 0 => tables::WHITE_PAWN,
+        1 => tables::BLACK_PAWN,
+        2 => tables::KNIGHT,
+        3 => tables::BISHOP,
+        4 => tables::ROOK,
+        5 => tables::QUEEN,
+        6 => tables::KING,
+        _ => 0,
+    }
+}
+
 /// The checks and pins of the side to move, found once per node.
 pub(super) struct Threats {
     /// Number of pieces giving check (0, 1 or 2).
@@ -144,16 +159,8 @@ impl Position {
         let (from, to) = (mv.from().0, mv.to().0);
         let us = self.side.index();
         let king = self.lists[us ^ 1][Piece::King as usize][0].0;
-        let code = self.board[usize::from(from)];
-        let mask = match code & 7 {
-            1 if us == 0 => tables::WHITE_PAWN,
-            1 => tables::BLACK_PAWN,
-            2 => tables::KNIGHT,
-            3 => tables::BISHOP,
-            4 => tables::ROOK,
-            5 => tables::QUEEN,
-            _ => 0,
-        };
+        // A king never checks; its move may uncover one, below.
+        let mask = attack_bits(self.board[usize::from(from)]) & !tables::KING;
         let d = diff(to, king);
         if ATTACK[d] & mask != 0 {
             if mask & tables::QUEEN == 0 {
@@ -189,13 +196,8 @@ impl Position {
             return false;
         }
         let slider = self.board[usize::from(sq)];
-        let reach = match slider & 7 {
-            3 => tables::BISHOP,
-            4 => tables::ROOK,
-            5 => tables::QUEEN,
-            _ => 0,
-        };
-        usize::from(slider >> 3) == us && ATTACK[diff(sq, king)] & reach != 0
+        usize::from(slider >> 3) == us
+            && ATTACK[diff(sq, king)] & attack_bits(slider) & tables::QUEEN != 0
     }
 
     /// The squares of the pieces giving check, for the diagram.
@@ -208,15 +210,7 @@ impl Position {
             if !on_board(sq) || code == EMPTY || usize::from(code >> 3) == us {
                 continue;
             }
-            let mask = match code & 7 {
-                1 if us == 0 => tables::BLACK_PAWN,
-                1 => tables::WHITE_PAWN,
-                2 => tables::KNIGHT,
-                3 => tables::BISHOP,
-                4 => tables::ROOK,
-                5 => tables::QUEEN,
-                _ => 0,
-            };
+            let mask = attack_bits(code);
             let hits = if code & 7 >= 3 && code & 7 <= 5 {
                 slides_to(&self.board, sq, ksq, mask)
             } else {
