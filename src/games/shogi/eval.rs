@@ -8,7 +8,8 @@
 //! static exchange evaluation the search uses to skip losing captures.
 //!
 //! Like the chess evaluation it is linear in its weights (`core::linear`), so `qiyi tune`
-//! fits them all to Fairy-Stockfish self-play (`docs/tuning.md`). The king-relative terms
+//! fits them all: first to Fairy-Stockfish self-play, then to qiyi's own games, half
+//! their results and half its own deeper scores (`docs/tuning.md`). The king-relative terms
 //! carry most of shogi's positional knowledge: a gold beside its king is a castle, a
 //! silver next to the enemy king an attack, wherever on the board that happens.
 
