@@ -2,10 +2,11 @@
 //! board, since a drop can go anywhere, with each further piece of a kind worth its own
 //! weight), piece-square tables, where each piece stands relative to both kings, slider
 //! mobility, king danger (enemy control of the squares around the king against its
-//! guards, the drops the enemy hand threatens, drop checks on undefended squares) and
-//! threatened pieces, the last two from attack maps made in one pass; tapered between
-//! the opening and the fight by how much material has already changed hands. Also the
-//! static exchange evaluation the search uses to skip losing captures.
+//! guards and the ring beyond them, the drops the enemy hand threatens, drop checks on
+//! undefended squares), control of the enemy camp and threatened pieces, the last three
+//! from attack maps made in one pass; tapered between the opening and the fight by how
+//! much material has already changed hands. Also the static exchange evaluation the
+//! search uses to skip losing captures.
 //!
 //! Like the chess evaluation it is linear in its weights (`core::linear`), so `qiyi tune`
 //! fits them all: first to Fairy-Stockfish self-play, then to qiyi's own games, half
@@ -16,8 +17,8 @@
 use super::board::{EMPTY, Move, Position, WALL, is_color, piece};
 use super::tables::{
     ATTACK, BISHOP, COL, DIRECTION, DRAGON, E, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, N, NE, NW,
-    PRO_PAWN, PRO_SILVER, ROOK, S, SE, SILVER, SLIDERS, SLIDES, STEPS, SW, W, attack_index, bit,
-    diff, oriented, relative_row, shift,
+    PAWN, PRO_PAWN, PRO_SILVER, ROOK, S, SE, SILVER, SLIDERS, SLIDES, STEPS, SW, W, attack_index,
+    bit, diff, oriented, relative_row, shift, square,
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
@@ -55,8 +56,10 @@ pub(super) mod terms {
     /// Each square beside the king, by its enemy attackers (0..=3, more counted as 3)
     /// times four plus its defenders (likewise).
     pub const KING_ZONE: usize = KING_DANGER + super::MAX_DANGER + 1;
+    /// Each square two steps from the king (the outer ring of its 5x5 square), likewise.
+    pub const KING_RING: usize = KING_ZONE + 16;
     /// Each enemy piece in hand (kinds pawn to gold, at most two counted) facing the king.
-    pub const HAND_THREAT: usize = KING_ZONE + 16;
+    pub const HAND_THREAT: usize = KING_RING + 16;
     /// Attacked and undefended pieces by kind without the king: 13 for the side to move,
     /// 13 for the other.
     pub const HANGING: usize = HAND_THREAT + 7;
@@ -65,8 +68,17 @@ pub(super) mod terms {
     /// Short-range drop checks the enemy hand has on undefended squares by the king, by
     /// number (0..=7, more counted as 7).
     pub const SAFE_DROP_CHECKS: usize = THREATENED + 26;
+    /// Squares of the enemy camp (its three ranks) where a side's attackers outnumber
+    /// the enemy's, by number (0..=15, more counted as 15).
+    pub const CAMP_CONTROL: usize = SAFE_DROP_CHECKS + 8;
+    /// Lance, rook and dragon on a file without a pawn of their own (the file has been
+    /// opened, and a pawn may be dropped on it), then without any.
+    pub const OPEN_FILE: usize = CAMP_CONTROL + 16;
+    /// Free squares (on the board, not held by their own side) a knight (0..=2), silver
+    /// (0..=5) or gold-mover (0..=6) can step to.
+    pub const STEP_MOBILITY: usize = OPEN_FILE + 6;
     /// The side to move.
-    pub const TEMPO: usize = SAFE_DROP_CHECKS + 8;
+    pub const TEMPO: usize = STEP_MOBILITY + 16;
     /// The number of weights.
     pub const COUNT: usize = TEMPO + 1;
 }
@@ -138,6 +150,12 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
         least: [[u16::MAX; 256]; 2],
     };
     let mut progress = 0;
+    let mut pawn_files = [0u16; 2];
+    for (color, files) in pawn_files.iter_mut().enumerate() {
+        for &sq in pos.list(color, PAWN) {
+            *files |= 1 << COL[usize::from(sq)];
+        }
+    }
     for color in 0..2 {
         let own = kings[color];
         let enemy = kings[color ^ 1];
@@ -159,7 +177,16 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                 if let Some(cell) = enemy.and_then(|king| king_cell(color, sq, king)) {
                     sink.add(color, NEAR_ENEMY_KING + s * 28 + cell, 1);
                 }
-                let reach = mark_attacks(pos, color, kind, sq, &mut attacks);
+                let (reach, free) = mark_attacks(pos, color, kind, sq, &mut attacks);
+                let steps = match kind {
+                    KNIGHT => Some(0),
+                    SILVER => Some(3),
+                    GOLD | PRO_PAWN..=PRO_SILVER => Some(9),
+                    _ => None,
+                };
+                if let Some(start) = steps {
+                    sink.add(color, STEP_MOBILITY + start + free, 1);
+                }
                 let mobility = match kind {
                     LANCE => MOBILITY_LANCE,
                     BISHOP => MOBILITY_BISHOP,
@@ -169,6 +196,19 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                     _ => continue,
                 };
                 sink.add(color, mobility + reach, 1);
+                let file = 1 << COL[usize::from(sq)];
+                let slider = match kind {
+                    LANCE => 0,
+                    ROOK => 1,
+                    DRAGON => 2,
+                    _ => continue,
+                };
+                if pawn_files[color] & file == 0 {
+                    sink.add(color, OPEN_FILE + slider, 1);
+                    if pawn_files[color ^ 1] & file == 0 {
+                        sink.add(color, OPEN_FILE + 3 + slider, 1);
+                    }
+                }
             }
         }
         for kind in 1..8u8 {
@@ -183,6 +223,7 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
     for color in 0..2 {
         king_danger(pos, color, &attacks, sink);
         threats(pos, color, &attacks, sink);
+        camp_control(color, &attacks, sink);
     }
     sink.add(pos.side, TEMPO, 1);
     MAX_PHASE - progress.min(MAX_PHASE)
@@ -191,7 +232,13 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
 /// Marks the squares a piece of `color` on `sq` attacks; returns how many squares its
 /// slides reach (empty or enemy-held), its mobility.
 #[inline(always)]
-fn mark_attacks(pos: &Position, color: usize, kind: u8, sq: u8, attacks: &mut Attacks) -> usize {
+fn mark_attacks(
+    pos: &Position,
+    color: usize,
+    kind: u8,
+    sq: u8,
+    attacks: &mut Attacks,
+) -> (usize, usize) {
     let value = BOARD[usize::from(kind)] as u16;
     let (count, least) = (&mut attacks.count[color], &mut attacks.least[color]);
     let mut mark = |to: u8| {
@@ -199,8 +246,12 @@ fn mark_attacks(pos: &Position, color: usize, kind: u8, sq: u8, attacks: &mut At
         count[to] += 1;
         least[to] = least[to].min(value);
     };
+    let mut free = 0;
     for &step in STEPS[usize::from(kind)] {
-        mark(shift(sq, oriented(color, step)));
+        let to = shift(sq, oriented(color, step));
+        let code = pos.board[usize::from(to)];
+        free += usize::from(code != WALL && !is_color(code, color));
+        mark(to);
     }
     let mut reach = 0;
     for &dir in SLIDES[usize::from(kind)] {
@@ -220,7 +271,7 @@ fn mark_attacks(pos: &Position, color: usize, kind: u8, sq: u8, attacks: &mut At
             to = shift(to, dir);
         }
     }
-    reach
+    (reach, free)
 }
 
 /// How endangered `color`'s king is: enemy control of the squares around it against its
@@ -261,6 +312,16 @@ fn king_danger<S: Sink>(pos: &Position, color: usize, attacks: &Attacks, sink: &
             sink.add(color, terms::HAND_THREAT + kind - 1, n);
             threat += HAND_THREAT_UNITS[kind] * n;
         }
+    }
+    for &step in RING_STEPS {
+        let sq = shift(king, step);
+        if pos.board[usize::from(sq)] == WALL {
+            continue;
+        }
+        let attackers = attacks.count[them][usize::from(sq)];
+        let defenders = attacks.count[color][usize::from(sq)];
+        let cell = usize::from(attackers.min(3)) * 4 + usize::from(defenders.min(3));
+        sink.add(color, terms::KING_RING + cell, 1);
     }
     let units = (units + threat / 2).clamp(0, MAX_DANGER as i32);
     sink.add(color, terms::KING_DANGER + units as usize, 1);
@@ -339,6 +400,41 @@ fn threats<S: Sink>(pos: &Position, color: usize, attacks: &Attacks, sink: &mut 
     }
 }
 
+/// The sixteen squares two steps from a king; the mailbox's walls (two rows, eight
+/// columns) are wide enough that those off the board read as walls.
+const RING_STEPS: &[i8] = &[
+    2 * N + 2 * W,
+    2 * N + W,
+    2 * N,
+    2 * N + E,
+    2 * N + 2 * E,
+    N + 2 * W,
+    N + 2 * E,
+    2 * W,
+    2 * E,
+    S + 2 * W,
+    S + 2 * E,
+    2 * S + 2 * W,
+    2 * S + W,
+    2 * S,
+    2 * S + E,
+    2 * S + 2 * E,
+];
+
+/// How many squares of the enemy camp `color` controls: where its pieces promote and its
+/// drops land safely, which the per-square king terms see only next to the king.
+fn camp_control<S: Sink>(color: usize, attacks: &Attacks, sink: &mut S) {
+    let rows = if color == 0 { 0..3 } else { 6..9 };
+    let mut controlled = 0;
+    for row in rows {
+        for col in 0..9 {
+            let sq = usize::from(square(col, row));
+            controlled += usize::from(attacks.count[color][sq] > attacks.count[color ^ 1][sq]);
+        }
+    }
+    sink.add(color, terms::CAMP_CONTROL + controlled.min(15), 1);
+}
+
 /// Danger units each kind in the enemy hand brings.
 const HAND_THREAT_UNITS: [i32; 8] = [0, 1, 2, 2, 3, 4, 5, 4];
 
@@ -387,10 +483,14 @@ impl Tunable for Position {
             ("mobility dragon", MOBILITY_DRAGON),
             ("king danger", KING_DANGER),
             ("king zone", KING_ZONE),
+            ("king ring", KING_RING),
             ("hand threat", HAND_THREAT),
             ("hanging", HANGING),
             ("threatened", THREATENED),
             ("safe drop checks", SAFE_DROP_CHECKS),
+            ("camp control", CAMP_CONTROL),
+            ("open file", OPEN_FILE),
+            ("step mobility", STEP_MOBILITY),
             ("tempo", TEMPO),
         ]);
         starts

@@ -307,6 +307,9 @@ pub(super) static WEIGHTS: [Pair; terms::COUNT] = [
     // king zone
     Pair(12, 115), Pair(20, 144), Pair(3, 168), Pair(-14, 127), Pair(122, -38), Pair(39, 31), Pair(41, 112), Pair(22, 94),
     Pair(-374, -404), Pair(-266, -263), Pair(-45, -101), Pair(-3, -4), Pair(-19, -30), Pair(-121, -191), Pair(-43, -65), Pair(-8, -6),
+    // king ring
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
     // hand threat
     Pair(-44, 14), Pair(-141, 31), Pair(-42, 96), Pair(-88, 51), Pair(-35, 161), Pair(-46, 87), Pair(-99, -3),
     // hanging
@@ -321,6 +324,14 @@ pub(super) static WEIGHTS: [Pair; terms::COUNT] = [
     Pair(-86, -44), Pair(-101, -181),
     // safe drop checks
     Pair(40, 272), Pair(10, 116), Pair(10, 7), Pair(-13, -43), Pair(-17, -95), Pair(-11, -57), Pair(-13, -89), Pair(-4, -120),
+    // camp control
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    // open file
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    // step mobility
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
+    Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0), Pair(0, 0),
     // tempo
     Pair(55, 279),
 ];
