@@ -1,12 +1,13 @@
 //! Shogi evaluation: material (pieces in hand valued apart from the same pieces on the
 //! board, since a drop can go anywhere, with each further piece of a kind worth its own
 //! weight), piece-square tables, where each piece stands relative to both kings, slider
-//! mobility, king danger (enemy control of the squares around the king against its
-//! guards and the ring beyond them, the drops the enemy hand threatens, drop checks on
-//! undefended squares), control of the enemy camp and threatened pieces, the last three
-//! from attack maps made in one pass; tapered between the opening and the fight by how
-//! much material has already changed hands. Also the static exchange evaluation the
-//! search uses to skip losing captures.
+//! mobility and the free steps of the short-range pieces, sliders on open files, king
+//! danger (enemy control of the squares around the king and the ring beyond them
+//! against its guards, the drops the enemy hand threatens, drop checks on undefended
+//! squares), control of the enemy camp and threatened pieces, the last three from attack
+//! maps made in one pass; tapered between the opening and the fight by how much material
+//! has already changed hands. Also the static exchange evaluation the search uses to skip
+//! losing captures.
 //!
 //! Like the chess evaluation it is linear in its weights (`core::linear`), so `qiyi tune`
 //! fits them all: first to Fairy-Stockfish self-play, then to qiyi's own games, half
@@ -230,7 +231,8 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
 }
 
 /// Marks the squares a piece of `color` on `sq` attacks; returns how many squares its
-/// slides reach (empty or enemy-held), its mobility.
+/// slides reach (empty or enemy-held), its mobility, and how many of its steps land on
+/// a free square (on the board, not held by its own side).
 #[inline(always)]
 fn mark_attacks(
     pos: &Position,
@@ -701,6 +703,38 @@ mod tests {
         } else {
             c.to_ascii_uppercase()
         }
+    }
+
+    /// Each term's count for each side apart (a trace nets them).
+    struct Counts([Vec<i32>; 2]);
+
+    impl Sink for Counts {
+        fn add(&mut self, side: usize, term: usize, count: i32) {
+            self.0[side][term] += count;
+        }
+    }
+
+    #[test]
+    fn ring_camp_open_file_and_step_terms_count_what_they_say() {
+        // Sente: king 5i, rook 8h on a file without pawns, knight 1i; gote: king 5e.
+        let pos = Position::from_notation("9/9/9/9/4k4/9/9/1R7/4K3N b - 1").unwrap();
+        let mut counts = Counts([vec![0; terms::COUNT], vec![0; terms::COUNT]]);
+        walk(&pos, &mut counts);
+        let [sente, gote] = &counts.0;
+        let sum = |side: &Vec<i32>, start: usize, len: usize| -> i32 {
+            side[start..start + len].iter().sum()
+        };
+        // The ring: 9 squares on the board for a king on the back rank, 16 in the centre.
+        assert_eq!(sum(sente, terms::KING_RING, 16), 9);
+        assert_eq!(sum(gote, terms::KING_RING, 16), 16);
+        // The rook's file runs through gote's camp, three squares no gote piece defends.
+        assert_eq!(sente[terms::CAMP_CONTROL + 3], 1);
+        assert_eq!(gote[terms::CAMP_CONTROL], 1);
+        // A rook on a file with no pawn at all counts both ways.
+        assert_eq!(sente[terms::OPEN_FILE + 1], 1);
+        assert_eq!(sente[terms::OPEN_FILE + 3 + 1], 1);
+        // The knight on 1i has one jump on the board (2g); 0g is off it.
+        assert_eq!(sente[terms::STEP_MOBILITY + 1], 1);
     }
 
     #[test]
