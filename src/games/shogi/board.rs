@@ -3,8 +3,8 @@
 //! on the difference tables.
 
 use super::tables::{
-    ATTACK, DENSE, DIRECTION, KINDS, KING, KNIGHT, ON_BOARD, SLIDERS, STEPS, attack_index, bit,
-    diff, oriented, shift,
+    ATTACK, COL, DENSE, DIRECTION, KINDS, KING, KNIGHT, ON_BOARD, PAWN, SLIDERS, STEPS,
+    attack_index, bit, diff, oriented, shift,
 };
 use super::zobrist;
 use std::fmt;
@@ -396,6 +396,15 @@ impl Position {
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Option<Square> {
         self.king(color.index()).map(Square)
+    }
+
+    /// The files (by column bit) holding an unpromoted pawn of `color`: where it may not
+    /// drop another (nifu), and which its rooks and lances find closed.
+    #[inline(always)]
+    pub(super) fn pawn_files(&self, color: usize) -> u16 {
+        self.list(color, PAWN)
+            .iter()
+            .fold(0, |files, &sq| files | 1 << COL[usize::from(sq)])
     }
 
     #[inline(always)]

@@ -18,8 +18,8 @@
 use super::board::{EMPTY, Move, Position, WALL, is_color, piece};
 use super::tables::{
     ATTACK, BISHOP, COL, DIRECTION, DRAGON, E, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, N, NE, NW,
-    PAWN, PRO_PAWN, PRO_SILVER, ROOK, S, SE, SILVER, SLIDERS, SLIDES, STEPS, SW, W, attack_index,
-    bit, diff, oriented, relative_row, shift, square,
+    PRO_PAWN, PRO_SILVER, ROOK, S, SE, SILVER, SLIDERS, SLIDES, STEPS, SW, W, attack_index, bit,
+    diff, oriented, relative_row, shift, square,
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
@@ -151,12 +151,7 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
         least: [[u16::MAX; 256]; 2],
     };
     let mut progress = 0;
-    let mut pawn_files = [0u16; 2];
-    for (color, files) in pawn_files.iter_mut().enumerate() {
-        for &sq in pos.list(color, PAWN) {
-            *files |= 1 << COL[usize::from(sq)];
-        }
-    }
+    let pawn_files = [pos.pawn_files(0), pos.pawn_files(1)];
     for color in 0..2 {
         let own = kings[color];
         let enemy = kings[color ^ 1];
@@ -197,13 +192,13 @@ fn walk<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
                     _ => continue,
                 };
                 sink.add(color, mobility + reach, 1);
-                let file = 1 << COL[usize::from(sq)];
                 let slider = match kind {
                     LANCE => 0,
                     ROOK => 1,
                     DRAGON => 2,
                     _ => continue,
                 };
+                let file = 1 << COL[usize::from(sq)];
                 if pawn_files[color] & file == 0 {
                     sink.add(color, OPEN_FILE + slider, 1);
                     if pawn_files[color ^ 1] & file == 0 {
@@ -294,8 +289,11 @@ fn king_danger<S: Sink>(pos: &Position, color: usize, attacks: &Attacks, sink: &
         }
         let attackers = attacks.count[them][usize::from(sq)];
         let defenders = attacks.count[color][usize::from(sq)];
-        let cell = usize::from(attackers.min(3)) * 4 + usize::from(defenders.min(3));
-        sink.add(color, terms::KING_ZONE + cell, 1);
+        sink.add(
+            color,
+            terms::KING_ZONE + control_cell(attackers, defenders),
+            1,
+        );
         if attackers > 0 {
             units += if defenders > 0 { 2 } else { 3 };
         } else if code == EMPTY {
@@ -316,13 +314,11 @@ fn king_danger<S: Sink>(pos: &Position, color: usize, attacks: &Attacks, sink: &
         }
     }
     for &step in RING_STEPS {
-        let sq = shift(king, step);
-        if pos.board[usize::from(sq)] == WALL {
+        let sq = usize::from(shift(king, step));
+        if pos.board[sq] == WALL {
             continue;
         }
-        let attackers = attacks.count[them][usize::from(sq)];
-        let defenders = attacks.count[color][usize::from(sq)];
-        let cell = usize::from(attackers.min(3)) * 4 + usize::from(defenders.min(3));
+        let cell = control_cell(attacks.count[them][sq], attacks.count[color][sq]);
         sink.add(color, terms::KING_RING + cell, 1);
     }
     let units = (units + threat / 2).clamp(0, MAX_DANGER as i32);
@@ -400,6 +396,13 @@ fn threats<S: Sink>(pos: &Position, color: usize, attacks: &Attacks, sink: &mut 
             }
         }
     }
+}
+
+/// The cell of a square near a king in the zone and ring tables: its enemy attackers
+/// (0..=3, more counted as 3) times four plus its defenders (likewise).
+#[inline(always)]
+fn control_cell(attackers: u8, defenders: u8) -> usize {
+    usize::from(attackers.min(3)) * 4 + usize::from(defenders.min(3))
 }
 
 /// The sixteen squares two steps from a king; the mailbox's walls (two rows, eight

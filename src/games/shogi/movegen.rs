@@ -272,13 +272,7 @@ impl Position {
         if n_free == 0 && !lance && !knight && !pawn {
             return;
         }
-        // Files (by column bit) that already hold one of our unpromoted pawns.
-        let mut pawn_files = 0u16;
-        if pawn {
-            for &p in self.list(us, PAWN) {
-                pawn_files |= 1 << super::tables::COL[usize::from(p)];
-            }
-        }
+        let pawn_files = if pawn { self.pawn_files(us) } else { 0 };
         // The one square where a pawn drop gives check: in front of the enemy king.
         let mate_test = self.king(us ^ 1).map_or(0, |k| shift(k, -oriented(us, N)));
         for &to in &SQUARES {
