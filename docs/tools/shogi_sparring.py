@@ -15,10 +15,17 @@ move no capture, its score no mate. A game ends in checkmate, resignation, the
 repetition rules (a draw, counted as such), after `--max-plies`, or once qiyi's score
 has stayed beyond 2000 either way for six of its moves in a row (adjudicated).
 
+gpsshogi takes about a second a move whatever its byoyomi; at `LimitDepth=4` it answers
+in about a tenth of one and still wins four games in five against qiyi at 20,000 nodes:
+
     python3 docs/tools/shogi_sparring.py --qiyi "./qiyi --game shogi" --nodes 20000 \
-        --opponent /usr/games/gpsusi --opponent-option Thread=1 --byoyomi 100 \
+        --opponent /usr/games/gpsusi --opponent-option Thread=1 \
+        --opponent-option LimitDepth=4 --byoyomi 1000 \
         --openings bench_positions/shogi_sprt_openings.sfen --games 400 --seed 1 \
         --out sparring.txt
+
+Each log line gives the running W/D/L, so the same command with `--seed` fixed is also a
+quick match: two builds on one seed play the same openings with the same colours.
 """
 import argparse
 import random
