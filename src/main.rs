@@ -80,6 +80,10 @@ enum Action {
         /// Where to write the weights; standard output when absent.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Lines in the same form never trained on, whose error is reported beside the
+        /// held-out error (positions of another kind, such as games against another engine).
+        #[arg(long)]
+        check: Option<std::path::PathBuf>,
     },
     /// Play the engine against itself at a fixed node budget and write training positions,
     /// `<position> | <result> | <score>` lines (what `tune` reads); a stopped run resumes.
@@ -158,6 +162,7 @@ fn main() -> ExitCode {
             l2,
             lambda,
             out,
+            check,
         }) => {
             let tuning = qiyi::tune::Tuning {
                 data,
@@ -166,6 +171,7 @@ fn main() -> ExitCode {
                 l2,
                 lambda,
                 out,
+                check,
             };
             match game {
                 GameKind::Chess => tuning.run::<qiyi::games::chess::Position>(),

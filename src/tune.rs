@@ -14,7 +14,7 @@
 //! cannot see an exchange in progress; `docs/tuning/chess_games.py` and
 //! `docs/tuning/shogi_games.py` write such positions from Stockfish and Fairy-Stockfish
 //! self-play. One position in ten is held out to report the error on data the fit has
-//! not seen.
+//! not seen, and a second file (`--check`) may stand for positions of another kind.
 //!
 //! The tuner is written once over [`Tunable`]; a game takes part by making its evaluation
 //! linear (`core::linear`) and naming its groups of terms.
@@ -54,6 +54,10 @@ pub struct Tuning {
     pub lambda: f64,
     /// Output file for the weights source; standard output when absent.
     pub out: Option<PathBuf>,
+    /// Positions never trained on whose error is reported beside the held-out error:
+    /// lines of another kind than the training file's (qiyi's games against another
+    /// engine), which self-play never reaches and its held-out tenth cannot stand for.
+    pub check: Option<PathBuf>,
 }
 
 /// The expected result of a centipawn score from a reference engine, on the usual
@@ -236,13 +240,24 @@ impl Tuning {
             held_out.len(),
             start.elapsed().as_secs_f64()
         );
+        let check = match &self.check {
+            Some(path) => load::<G>(path, self.lambda)?,
+            None => Vec::new(),
+        };
+        let unseen = |weights: &[[f64; 2]], k| {
+            let mut text = format!("held out {:.6}", mean_error(&held_out, weights, k));
+            if !check.is_empty() {
+                write!(text, ", check {:.6}", mean_error(&check, weights, k)).unwrap();
+            }
+            text
+        };
         let mut weights = as_floats(G::WEIGHTS);
         let prior = weights.clone();
         let k = fit_k(&samples, &weights);
         eprintln!(
-            "K = {k:.6}; error {:.6} (held out {:.6})",
+            "K = {k:.6}; error {:.6} ({})",
             mean_error(&samples, &weights, k),
-            mean_error(&held_out, &weights, k)
+            unseen(&weights, k)
         );
         // Adam, full batch.
         let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
@@ -262,9 +277,9 @@ impl Tuning {
             }
             if epoch % 100 == 0 || epoch == self.epochs {
                 eprintln!(
-                    "epoch {epoch}: error {:.6} (held out {:.6}), {:.0} s",
+                    "epoch {epoch}: error {:.6} ({}), {:.0} s",
                     mean_error(&samples, &weights, k),
-                    mean_error(&held_out, &weights, k),
+                    unseen(&weights, k),
                     start.elapsed().as_secs_f64()
                 );
             }
