@@ -53,6 +53,12 @@ def qiyi_move(engine, position, nodes):
             return line.split()[1], score
 
 
+def ended_by(word, turn):
+    """Sente's result when the side to move answers `resign` or `win` (a declaration)."""
+    mover_wins = word == "win"
+    return 1.0 if mover_wins == (turn == cshogi.BLACK) else 0.0
+
+
 def play(qiyi, opponent, args, opening, qiyi_sente):
     board = cshogi.Board()
     words = opening.split()
@@ -86,8 +92,7 @@ def play(qiyi, opponent, args, opening, qiyi_sente):
         if qiyi_to_move:
             mv, score = qiyi_move(qiyi, position, args.nodes)
             if mv in ("resign", "win"):
-                result = (0.0 if mv == "resign" else 1.0) if board.turn == cshogi.BLACK \
-                    else (1.0 if mv == "resign" else 0.0)
+                result = ended_by(mv, board.turn)
                 break
             sign = 1 if board.turn == cshogi.BLACK else -1
             capture = board.piece(cshogi.move_to(board.move_from_usi(mv))) != 0
@@ -105,8 +110,7 @@ def play(qiyi, opponent, args, opening, qiyi_sente):
             opponent.send(f"go btime 0 wtime 0 byoyomi {args.byoyomi}")
             mv = opponent.wait("bestmove").split()[1]
             if mv in ("resign", "win"):
-                result = (0.0 if mv == "resign" else 1.0) if board.turn == cshogi.BLACK \
-                    else (1.0 if mv == "resign" else 0.0)
+                result = ended_by(mv, board.turn)
                 break
         board.push_usi(mv)
         played.append(mv)
