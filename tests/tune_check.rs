@@ -1,6 +1,7 @@
 //! `qiyi tune --check`: the error on lines the fit never trains on, reported beside the
 //! held-out error, so that a refit can be judged on positions self-play does not reach.
 
+use std::path::PathBuf;
 use std::process::Command;
 
 /// The training error and the `check` error on each progress line `qiyi tune` writes
@@ -18,7 +19,8 @@ fn errors(stderr: &str) -> Vec<(String, String)> {
 
 #[test]
 fn the_check_lines_are_scored_but_never_fitted() {
-    let dir = std::env::temp_dir().join(format!("qiyi-tune-check-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tune-check");
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     // White has an extra knight, on a different square in each position, and wins three
     // games of four from it.
@@ -81,7 +83,6 @@ fn the_check_lines_are_scored_but_never_fitted() {
     // A check file that cannot be read stops the run.
     let (ok, _) = tune(Some("absent.txt"), "absent.rs");
     assert!(!ok);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The third rank of a FEN with White's knight on file `file` (0 = a).

@@ -62,10 +62,9 @@ def ended_by(word, turn):
 def play(qiyi, opponent, args, opening, qiyi_sente):
     board = cshogi.Board()
     words = opening.split()
-    if words[0] == "startpos":
-        moves = words[2:] if len(words) > 2 else []
-    else:
+    if words[0] != "startpos":
         raise SystemExit(f"an opening must start from startpos: {opening}")
+    moves = words[2:]
     for mv in moves:
         board.push_usi(mv)
     played = list(moves)
