@@ -58,15 +58,60 @@ const MAGIC: &[u8; 8] = b"QIYINN02";
 /// changes in a few bytes.
 pub type Piece = (u8, u8);
 
+/// The most inputs one piece has in one view.
+const MAX_PIECE_INPUTS: usize = 3;
+
+/// One piece's inputs in one view, the first `len` of `list`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Inputs {
+    list: [usize; MAX_PIECE_INPUTS],
+    len: u8,
+}
+
+impl Inputs {
+    pub fn one(input: usize) -> Inputs {
+        let mut inputs = Inputs::default();
+        inputs.push(input);
+        inputs
+    }
+
+    #[inline]
+    pub fn push(&mut self, input: usize) {
+        self.list[usize::from(self.len)] = input;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[usize] {
+        &self.list[..usize::from(self.len)]
+    }
+}
+
+impl IntoIterator for Inputs {
+    type Item = usize;
+    type IntoIter = std::iter::Take<std::array::IntoIter<usize, MAX_PIECE_INPUTS>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.into_iter().take(usize::from(self.len))
+    }
+}
+
 /// What a game tells the network: its inputs, and what a move changes in them.
 pub trait Features: Game {
     /// Inputs per view.
     const INPUTS: usize;
-    /// The input of `piece` seen by `view` (a player).
-    fn feature(view: usize, piece: Piece) -> usize;
+    /// What a piece's inputs depend on besides the piece: in shogi the two kings' squares,
+    /// since a gold beside its own king is worth another thing than a gold anywhere; in
+    /// chess nothing.
+    type Context: Copy;
+    /// This position's context.
+    fn context(&self) -> Self::Context;
+    /// The inputs of `piece` seen by `view` (a player) in `context`.
+    fn inputs(view: usize, piece: Piece, context: Self::Context) -> Inputs;
     /// Every piece of the position, as [`Features::feature`] reads them.
     fn occupants(&self) -> impl Iterator<Item = Piece> + '_;
-    /// The pieces `mv`, about to be made here, takes away and puts down.
+    /// The pieces `mv`, about to be made here, takes away and puts down, and whether it
+    /// changes the context.
     fn change(&self, mv: Self::Move) -> Change;
     /// Whether the position may be mirrored from left to right without changing its
     /// value (chess: when no castling right is left), to double the training data.
@@ -196,12 +241,25 @@ impl Network {
 
     /// Both views' sums over the whole position.
     pub fn refresh<G: Features>(&self, pos: &G) -> [Sum; 2] {
-        [0, 1].map(|view| self.sum(pos.occupants().map(|piece| G::feature(view, piece))))
+        let context = pos.context();
+        [0, 1].map(|view| {
+            self.sum(
+                pos.occupants()
+                    .flat_map(|piece| G::inputs(view, piece, context)),
+            )
+        })
     }
 
+    /// Adds one input's row in place: a shogi king's every move refreshes the sums, so
+    /// this is no longer a root-only path.
+    #[inline]
     fn add(&self, sum: &mut Sum, feature: usize) {
-        let from = *sum;
-        self.advance(&from, sum, &[], &[feature]);
+        let h = self.hidden;
+        let row = &self.feature_weights[feature * h..][..h];
+        for (acc, &w) in sum.hidden[..h].iter_mut().zip(row) {
+            *acc = acc.wrapping_add(w);
+        }
+        sum.direct += self.direct_weights[feature];
     }
 
     /// `to` becomes `from` less the rows of the `removed` inputs and plus those of the
@@ -285,16 +343,22 @@ impl Network {
 
 /// The pieces one move takes away and puts down: in chess a capture, a castling or a
 /// promotion, in shogi a capture (the victim goes to the hand) or a drop, change at most
-/// two of each.
+/// two of each. A move that changes the context (a shogi king's) changes every piece's
+/// inputs: the sums after it come from the whole position.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Change {
     added: [Piece; 2],
     removed: [Piece; 2],
     adds: u8,
     removes: u8,
+    new_context: bool,
 }
 
 impl Change {
+    pub fn change_context(&mut self) {
+        self.new_context = true;
+    }
+
     pub fn add(&mut self, piece: Piece) {
         self.added[usize::from(self.adds)] = piece;
         self.adds += 1;
@@ -371,9 +435,20 @@ impl<G: Features> Accumulators<G> {
     pub fn evaluate(&mut self, network: &Network, pos: &G) -> Score {
         let last = self.len - 1;
         let mut start = last;
+        let mut new_context = false;
         while !self.plies[start].fresh {
+            new_context |= self.plies[start].change.is_some_and(|c| c.new_context);
             start -= 1;
         }
+        if new_context {
+            // The plies between stay stale: coming back to one, its own evaluation
+            // refreshes it from its own position.
+            let ply = &mut self.plies[last];
+            ply.sums = network.refresh(pos);
+            ply.fresh = true;
+            return network.output(&ply.sums, pos.side_to_move());
+        }
+        let context = pos.context();
         for i in start + 1..=last {
             let (before, after) = self.plies.split_at_mut(i);
             let (from, ply) = (&before[i - 1].sums, &mut after[0]);
@@ -382,14 +457,18 @@ impl<G: Features> Accumulators<G> {
             let added = &change.added[..usize::from(change.adds)];
             for (view, (to, from)) in ply.sums.iter_mut().zip(from).enumerate() {
                 let features = |pieces: &[Piece]| {
-                    let mut features = [0; 2];
-                    for (f, &piece) in features.iter_mut().zip(pieces) {
-                        *f = G::feature(view, piece);
+                    let mut features = [0; 2 * MAX_PIECE_INPUTS];
+                    let mut len = 0;
+                    for &piece in pieces {
+                        for &f in G::inputs(view, piece, context).as_slice() {
+                            features[len] = f;
+                            len += 1;
+                        }
                     }
-                    features
+                    (features, len)
                 };
-                let (out, into) = (features(removed), features(added));
-                network.advance(from, to, &out[..removed.len()], &into[..added.len()]);
+                let ((out, outs), (into, ins)) = (features(removed), features(added));
+                network.advance(from, to, &out[..outs], &into[..ins]);
             }
             ply.fresh = true;
         }

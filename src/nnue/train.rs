@@ -253,7 +253,13 @@ fn parse_one<G: Features>(line: &str, lambda: f32) -> Option<(Sample, bool)> {
     }
     let first = lambda * result + (1.0 - lambda) * expected_score(score);
     let side = pos.side_to_move();
-    let view = |v: usize| pos.occupants().map(|p| G::feature(v, p) as u16).collect();
+    let context = pos.context();
+    let view = |v: usize| {
+        pos.occupants()
+            .flat_map(|p| G::inputs(v, p, context))
+            .map(|f| f as u16)
+            .collect()
+    };
     let sample = Sample {
         views: [view(side), view(side ^ 1)],
         score: if side == 0 { score } else { -score },

@@ -3,7 +3,7 @@
 
 use super::board::{EMPTY, Move};
 use super::{Eval, Position};
-use crate::nnue::{Change, Features, Network, Piece};
+use crate::nnue::{Change, Features, Inputs, Network, Piece};
 use once_cell::sync::Lazy;
 use std::sync::Arc;
 
@@ -25,16 +25,21 @@ impl Features for Position {
     /// Two colours, six kinds, 64 squares.
     const INPUTS: usize = 768;
 
+    /// A piece's one input is where it stands, whatever else is on the board.
+    type Context = ();
+
+    fn context(&self) {}
+
     /// A piece is its code and its 0x88 square.
     #[inline]
-    fn feature(view: usize, (code, square): Piece) -> usize {
+    fn inputs(view: usize, (code, square): Piece, _: ()) -> Inputs {
         let own = usize::from(code >> 3) == view;
         let kind = usize::from(code & 7) - 1;
         let mut index = usize::from(square >> 4) * 8 + usize::from(square & 7);
         if view == 1 {
             index ^= 56;
         }
-        usize::from(!own) * 384 + kind * 64 + index
+        Inputs::one(usize::from(!own) * 384 + kind * 64 + index)
     }
 
     fn occupants(&self) -> impl Iterator<Item = Piece> + '_ {

@@ -1,12 +1,18 @@
-//! The shogi network's inputs: 2,344 per view. Each piece on the board by colour
+//! The shogi network's inputs: 6,880 per view. Each piece on the board by colour
 //! (relative to the view), kind (fourteen, the king included) and square (rotated for
 //! gote); each piece in hand as "the n-th piece of this kind in this hand", so that a
-//! capture or a drop changes one input, as a move on the board changes one.
+//! capture or a drop changes one input, as a move on the board changes one. And each
+//! piece within four files and ranks of a king, by colour, kind and where it stands
+//! from that king, once for the view's own king and once for the other: the castle
+//! round a king and the attack on it, wherever on the board the king stands, which the
+//! hand-written evaluation's king-relative terms showed to carry most of shogi's
+//! positional knowledge. A king's move changes those inputs of every piece, so its
+//! sums come from the whole position.
 
 use super::Eval;
 use super::board::{EMPTY, Move, Position, base_kind, piece};
-use super::tables::{DENSE, GOLD, KINDS, PAWN};
-use crate::nnue::{Change, Features, Network, Piece};
+use super::tables::{DENSE, GOLD, KINDS, KING, PAWN};
+use crate::nnue::{Change, Features, Inputs, Network, Piece};
 use std::sync::Arc;
 
 /// The engine's shogi evaluation: the hand-written one unless `EvalFile` names a network.
@@ -22,31 +28,72 @@ const HAND_MAX: [usize; 8] = [0, 18, 4, 4, 4, 2, 2, 4];
 const HAND_START: [usize; 8] = [0, 0, 18, 22, 26, 30, 32, 34];
 /// Hand inputs per colour.
 const HAND_SIDE: usize = 38;
+/// Where the king-relative inputs start: those from the view's own king, then those
+/// from the other king.
+const NEAR: usize = 2 * BOARD_SIDE + 2 * HAND_SIDE;
+/// King-relative inputs per king: two colours, fourteen kinds, a 9x9 window centred on
+/// the king (its own cell never used).
+const NEAR_SIDE: usize = 2 * 14 * 81;
+/// How far from a king, in files and in ranks, a piece has king-relative inputs.
+const REACH: i32 = 4;
+/// The context's mark of a king that is not on the board (a tsume problem's).
+const NO_KING: u8 = u8::MAX;
 
-/// A square's cshogi index mirrored from left to right (file f to file 10 - f).
+/// A square's cshogi index mirrored from left to right (file f to file 10 - f); also a
+/// 9x9 window's cell, laid out the same way.
 fn mirror_dense(dense: usize) -> usize {
     (8 - dense / 9) * 9 + dense % 9
 }
 
+/// The 9x9 window cell of the (view-oriented, cshogi-indexed) square `at` centred on
+/// `king`, if `at` is within [`REACH`] of it and not the king's own square.
+#[inline]
+fn window(at: usize, king: usize) -> Option<usize> {
+    let files = (at / 9) as i32 - (king / 9) as i32;
+    let ranks = (at % 9) as i32 - (king % 9) as i32;
+    let near = files.abs() <= REACH && ranks.abs() <= REACH && (files, ranks) != (0, 0);
+    near.then(|| ((files + REACH) * 9 + ranks + REACH) as usize)
+}
+
 impl Features for Position {
-    const INPUTS: usize = 2 * BOARD_SIDE + 2 * HAND_SIDE;
+    const INPUTS: usize = NEAR + 2 * NEAR_SIDE;
+
+    /// Each colour's king square (cshogi index), or [`NO_KING`].
+    type Context = [u8; 2];
+
+    fn context(&self) -> [u8; 2] {
+        [0, 1].map(|color| {
+            self.king(color)
+                .map_or(NO_KING, |sq| DENSE[usize::from(sq)])
+        })
+    }
 
     /// A piece on the board is its code and its mailbox square; a piece in hand is its
     /// code marked [`HAND`] and its number in the hand, from 1.
     #[inline]
-    fn feature(view: usize, (code, at): Piece) -> usize {
+    fn inputs(view: usize, (code, at): Piece, kings: [u8; 2]) -> Inputs {
         let theirs = usize::from((code >> 5) & 1 != view as u8);
         let kind = usize::from(code & 15);
         if code & HAND != 0 {
             let n = usize::from(at).clamp(1, HAND_MAX[kind]);
-            2 * BOARD_SIDE + theirs * HAND_SIDE + HAND_START[kind] + n - 1
-        } else {
-            let mut square = usize::from(DENSE[usize::from(at)]);
-            if view == 1 {
-                square = 80 - square;
-            }
-            theirs * BOARD_SIDE + (kind - 1) * 81 + square
+            return Inputs::one(2 * BOARD_SIDE + theirs * HAND_SIDE + HAND_START[kind] + n - 1);
         }
+        let oriented = |dense: u8| {
+            let dense = usize::from(dense);
+            if view == 1 { 80 - dense } else { dense }
+        };
+        let square = oriented(DENSE[usize::from(at)]);
+        let cell = (theirs * 14 + kind - 1) * 81;
+        let mut inputs = Inputs::one(cell + square);
+        for (start, king) in [(NEAR, kings[view]), (NEAR + NEAR_SIDE, kings[view ^ 1])] {
+            if king == NO_KING {
+                continue;
+            }
+            if let Some(near) = window(square, oriented(king)) {
+                inputs.push(start + cell + near);
+            }
+        }
+        inputs
     }
 
     fn occupants(&self) -> impl Iterator<Item = Piece> + '_ {
@@ -80,6 +127,9 @@ impl Features for Position {
         }
         let from = mv.from().0;
         let code = self.board[usize::from(from)];
+        if code & 15 == KING {
+            change.change_context();
+        }
         change.remove((code, from));
         let victim = self.board[usize::from(to)];
         if victim != EMPTY {
@@ -98,16 +148,22 @@ impl Features for Position {
     }
 
     fn mirrored(feature: usize) -> usize {
-        if feature >= 2 * BOARD_SIDE {
-            return feature;
-        }
-        let square = feature % 81;
+        // Board squares and king-relative cells alike come in blocks of 81.
+        let start = match feature {
+            f if f < 2 * BOARD_SIDE => 0,
+            f if f < NEAR => return f,
+            _ => NEAR,
+        };
+        let square = (feature - start) % 81;
         feature - square + mirror_dense(square)
     }
 
     /// Pawn 100 … rook 950, promoted minor pieces as a gold, the king nothing, and a
-    /// piece in hand as on the board.
+    /// piece in hand as on the board; where a piece stands from a king nothing.
     fn material(feature: usize) -> f32 {
+        if feature >= NEAR {
+            return 0.0;
+        }
         const BOARD: [f32; KINDS] = [
             0.0, 100.0, 300.0, 350.0, 500.0, 800.0, 950.0, 550.0, 0.0, 550.0, 550.0, 550.0, 550.0,
             1050.0, 1200.0,
@@ -137,24 +193,56 @@ mod tests {
         check_updates_along_random_games, random_network, swap_case,
     };
 
+    /// Every input of `pos` in `view`.
+    fn inputs_of(pos: &Position, view: usize) -> Vec<usize> {
+        let kings = pos.context();
+        let mut inputs: Vec<usize> = pos
+            .occupants()
+            .flat_map(|p| Position::inputs(view, p, kings))
+            .collect();
+        inputs.sort_unstable();
+        inputs
+    }
+
     /// Every input is inside the network, and no two pieces of a position share one.
+    /// Each piece on the board within four files and ranks of a king has one more.
     #[test]
     fn inputs_are_distinct_and_in_range() {
         let pos = Position::from_notation(
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
         )
         .unwrap();
+        // Counted by hand: 30 pieces on the board and 10 in hand; 10 near sente's king
+        // on 2i (itself not counted), 11 near gote's on 1b.
         for view in 0..2 {
-            let mut inputs: Vec<usize> = pos
-                .occupants()
-                .map(|p| Position::feature(view, p))
-                .collect();
-            assert_eq!(inputs.len(), 40);
+            let mut inputs = inputs_of(&pos, view);
+            assert_eq!(inputs.len(), 40 + 10 + 11);
             assert!(inputs.iter().all(|&f| f < Position::INPUTS));
-            inputs.sort_unstable();
             inputs.dedup();
-            assert_eq!(inputs.len(), 40);
+            assert_eq!(inputs.len(), 40 + 10 + 11);
         }
+    }
+
+    /// A castle is the same to a network wherever on the board it is built: a gold
+    /// diagonally in front of its king gives one input whether the king is on 2h or 6h,
+    /// another on the king's other side or beside it.
+    #[test]
+    fn a_castle_is_the_same_input_wherever_it_stands() {
+        let near = |sfen: &str| -> Vec<usize> {
+            let pos = Position::from_notation(sfen).unwrap();
+            inputs_of(&pos, 0)
+                .into_iter()
+                .filter(|&f| (NEAR..NEAR + NEAR_SIDE).contains(&f))
+                .collect()
+        };
+        let right = near("4k4/9/9/9/9/9/6G2/7K1/9 b - 1");
+        let centre = near("4k4/9/9/9/9/9/2G6/3K5/9 b - 1");
+        let other_side = near("4k4/9/9/9/9/9/4G4/3K5/9 b - 1");
+        let beside = near("4k4/9/9/9/9/9/9/2GK5/9 b - 1");
+        assert_eq!(right.len(), 1);
+        assert_eq!(right, centre);
+        assert_ne!(right, other_side);
+        assert_ne!(right, beside);
     }
 
     /// An SFEN's board as 9 ranks of 9 squares, each a piece (`+P`, `k`) or empty.
@@ -260,15 +348,11 @@ mod tests {
                 v.sort_unstable();
                 v
             };
-            let mirrored: Vec<usize> = pos
-                .occupants()
-                .map(|p| Position::mirrored(Position::feature(view, p)))
+            let mirrored: Vec<usize> = inputs_of(&pos, view)
+                .into_iter()
+                .map(Position::mirrored)
                 .collect();
-            let direct: Vec<usize> = mirror
-                .occupants()
-                .map(|p| Position::feature(view, p))
-                .collect();
-            assert_eq!(sorted(mirrored), sorted(direct));
+            assert_eq!(sorted(mirrored), inputs_of(&mirror, view));
         }
         assert!((0..Position::INPUTS).all(|f| Position::mirrored(Position::mirrored(f)) == f));
     }
@@ -279,8 +363,9 @@ mod tests {
     fn material_counts_hands_and_boards_alike() {
         let value = |sfen: &str, view: usize| -> f32 {
             let pos = Position::from_notation(sfen).unwrap();
-            pos.occupants()
-                .map(|p| Position::material(Position::feature(view, p)))
+            inputs_of(&pos, view)
+                .into_iter()
+                .map(Position::material)
                 .sum()
         };
         let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
