@@ -241,17 +241,20 @@ impl Network {
 
     /// Both views' sums over the whole position.
     pub fn refresh<G: Features>(&self, pos: &G) -> [Sum; 2] {
-        let context = pos.context();
-        [0, 1].map(|view| {
-            self.sum(
-                pos.occupants()
-                    .flat_map(|piece| G::inputs(view, piece, context)),
-            )
-        })
+        self.sums::<G, _>(|| pos.occupants(), pos.context())
     }
 
-    /// Adds one input's row in place: a shogi king's every move refreshes the sums, so
-    /// this is no longer a root-only path.
+    /// Both views' sums over the pieces `pieces` lists, in `context`.
+    fn sums<G: Features, I: Iterator<Item = Piece>>(
+        &self,
+        pieces: impl Fn() -> I,
+        context: G::Context,
+    ) -> [Sum; 2] {
+        [0, 1].map(|view| self.sum(pieces().flat_map(|piece| G::inputs(view, piece, context))))
+    }
+
+    /// Adds one input's row in place: a shogi king's moves refresh the sums, so this is
+    /// not a root-only path.
     #[inline]
     fn add(&self, sum: &mut Sum, feature: usize) {
         let h = self.hidden;
@@ -388,6 +391,8 @@ pub struct Accumulators<G> {
     /// their room, so that a push writes a move's change and not a copy of the sums.
     plies: Vec<Ply>,
     len: usize,
+    /// Room for the pieces of a position a refresh adds up, kept between refreshes.
+    pieces: Vec<Piece>,
     game: PhantomData<fn(&G)>,
 }
 
@@ -402,6 +407,7 @@ impl<G: Features> Accumulators<G> {
         Accumulators {
             plies,
             len: 1,
+            pieces: Vec::new(),
             game: PhantomData,
         }
     }
@@ -435,18 +441,19 @@ impl<G: Features> Accumulators<G> {
     pub fn evaluate(&mut self, network: &Network, pos: &G) -> Score {
         let last = self.len - 1;
         let mut start = last;
-        let mut new_context = false;
+        let mut new_context = None;
         while !self.plies[start].fresh {
-            new_context |= self.plies[start].change.is_some_and(|c| c.new_context);
+            let change = self.plies[start].change;
+            if new_context.is_none() && change.is_some_and(|c| c.new_context) {
+                new_context = Some(start);
+            }
             start -= 1;
         }
-        if new_context {
-            // The plies between stay stale: coming back to one, its own evaluation
-            // refreshes it from its own position.
-            let ply = &mut self.plies[last];
-            ply.sums = network.refresh(pos);
-            ply.fresh = true;
-            return network.output(&ply.sums, pos.side_to_move());
+        if let Some(ply) = new_context {
+            // Refreshed at the move that changed the context, not here, so that the
+            // other moves from there go on from it.
+            self.refresh_ply(network, pos, ply);
+            start = ply;
         }
         let context = pos.context();
         for i in start + 1..=last {
@@ -473,6 +480,29 @@ impl<G: Features> Accumulators<G> {
             ply.fresh = true;
         }
         network.output(&self.plies[last].sums, pos.side_to_move())
+    }
+
+    /// Brings `ply`'s sums up to date from the whole position there: the pieces of
+    /// `pos`, the position at the line's end, with the moves since `ply` taken back
+    /// (each puts back what it took away and takes away what it put down). No move
+    /// after `ply` changes the context, so `pos`'s is `ply`'s.
+    fn refresh_ply(&mut self, network: &Network, pos: &G, ply: usize) {
+        self.pieces.clear();
+        self.pieces.extend(pos.occupants());
+        for later in self.plies[ply + 1..self.len].iter().rev() {
+            let Some(change) = later.change else { continue };
+            for added in &change.added[..usize::from(change.adds)] {
+                if let Some(at) = self.pieces.iter().position(|p| p == added) {
+                    self.pieces.swap_remove(at);
+                }
+            }
+            self.pieces
+                .extend_from_slice(&change.removed[..usize::from(change.removes)]);
+        }
+        let ply = &mut self.plies[ply];
+        let pieces = &self.pieces;
+        ply.sums = network.sums::<G, _>(|| pieces.iter().copied(), pos.context());
+        ply.fresh = true;
     }
 }
 

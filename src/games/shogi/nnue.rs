@@ -31,28 +31,38 @@ const HAND_SIDE: usize = 38;
 /// Where the king-relative inputs start: those from the view's own king, then those
 /// from the other king.
 const NEAR: usize = 2 * BOARD_SIDE + 2 * HAND_SIDE;
-/// King-relative inputs per king: two colours, fourteen kinds, a 9x9 window centred on
-/// the king (its own cell never used).
-const NEAR_SIDE: usize = 2 * 14 * 81;
-/// How far from a king, in files and in ranks, a piece has king-relative inputs.
+/// How far from a king, in files and in ranks, a piece has king-relative inputs. On
+/// the same data a 7x7 window fitted the held-out positions worse (docs/nnue.md).
 const REACH: i32 = 4;
+/// The window's width.
+const WIDTH: usize = 2 * REACH as usize + 1;
+/// The window's cells.
+const CELLS: usize = WIDTH * WIDTH;
+/// King-relative inputs per king: two colours, fourteen kinds, the window centred on the
+/// king (its own cell never used).
+const NEAR_SIDE: usize = 2 * 14 * CELLS;
 /// The context's mark of a king that is not on the board (a tsume problem's).
 const NO_KING: u8 = u8::MAX;
 
-/// A square's cshogi index mirrored from left to right (file f to file 10 - f); also a
-/// 9x9 window's cell, laid out the same way.
+/// A square's cshogi index mirrored from left to right (file f to file 10 - f).
 fn mirror_dense(dense: usize) -> usize {
     (8 - dense / 9) * 9 + dense % 9
 }
 
-/// The 9x9 window cell of the (view-oriented, cshogi-indexed) square `at` centred on
-/// `king`, if `at` is within [`REACH`] of it and not the king's own square.
+/// The king window's cell of the (view-oriented, cshogi-indexed) square `at`, laid out
+/// as the board is (file by file), if `at` is within [`REACH`] of `king` and not the
+/// king's own square.
 #[inline]
 fn window(at: usize, king: usize) -> Option<usize> {
     let files = (at / 9) as i32 - (king / 9) as i32;
     let ranks = (at % 9) as i32 - (king % 9) as i32;
     let near = files.abs() <= REACH && ranks.abs() <= REACH && (files, ranks) != (0, 0);
-    near.then(|| ((files + REACH) * 9 + ranks + REACH) as usize)
+    near.then(|| (files + REACH) as usize * WIDTH + (ranks + REACH) as usize)
+}
+
+/// A window cell mirrored from left to right.
+fn mirror_cell(cell: usize) -> usize {
+    (WIDTH - 1 - cell / WIDTH) * WIDTH + cell % WIDTH
 }
 
 impl Features for Position {
@@ -83,14 +93,14 @@ impl Features for Position {
             if view == 1 { 80 - dense } else { dense }
         };
         let square = oriented(DENSE[usize::from(at)]);
-        let cell = (theirs * 14 + kind - 1) * 81;
-        let mut inputs = Inputs::one(cell + square);
+        let piece = theirs * 14 + kind - 1;
+        let mut inputs = Inputs::one(piece * 81 + square);
         for (start, king) in [(NEAR, kings[view]), (NEAR + NEAR_SIDE, kings[view ^ 1])] {
             if king == NO_KING {
                 continue;
             }
             if let Some(near) = window(square, oriented(king)) {
-                inputs.push(start + cell + near);
+                inputs.push(start + piece * CELLS + near);
             }
         }
         inputs
@@ -148,14 +158,15 @@ impl Features for Position {
     }
 
     fn mirrored(feature: usize) -> usize {
-        // Board squares and king-relative cells alike come in blocks of 81.
-        let start = match feature {
-            f if f < 2 * BOARD_SIDE => 0,
-            f if f < NEAR => return f,
-            _ => NEAR,
-        };
-        let square = (feature - start) % 81;
-        feature - square + mirror_dense(square)
+        if feature < 2 * BOARD_SIDE {
+            let square = feature % 81;
+            feature - square + mirror_dense(square)
+        } else if feature < NEAR {
+            feature
+        } else {
+            let cell = (feature - NEAR) % CELLS;
+            feature - cell + mirror_cell(cell)
+        }
     }
 
     /// Pawn 100 … rook 950, promoted minor pieces as a gold, the king nothing, and a
