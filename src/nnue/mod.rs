@@ -80,11 +80,6 @@ impl Inputs {
         self.list[usize::from(self.len)] = input;
         self.len += 1;
     }
-
-    #[inline]
-    pub fn as_slice(&self) -> &[usize] {
-        &self.list[..usize::from(self.len)]
-    }
 }
 
 impl IntoIterator for Inputs {
@@ -108,7 +103,7 @@ pub trait Features: Game {
     fn context(&self) -> Self::Context;
     /// The inputs of `piece` seen by `view` (a player) in `context`.
     fn inputs(view: usize, piece: Piece, context: Self::Context) -> Inputs;
-    /// Every piece of the position, as [`Features::feature`] reads them.
+    /// Every piece of the position, as [`Features::inputs`] reads them.
     fn occupants(&self) -> impl Iterator<Item = Piece> + '_;
     /// The pieces `mv`, about to be made here, takes away and puts down, and whether it
     /// changes the context.
@@ -467,7 +462,7 @@ impl<G: Features> Accumulators<G> {
                     let mut features = [0; 2 * MAX_PIECE_INPUTS];
                     let mut len = 0;
                     for &piece in pieces {
-                        for &f in G::inputs(view, piece, context).as_slice() {
+                        for f in G::inputs(view, piece, context) {
                             features[len] = f;
                             len += 1;
                         }
