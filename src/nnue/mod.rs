@@ -366,6 +366,14 @@ impl Change {
         self.removed[usize::from(self.removes)] = piece;
         self.removes += 1;
     }
+
+    fn added(&self) -> &[Piece] {
+        &self.added[..usize::from(self.adds)]
+    }
+
+    fn removed(&self) -> &[Piece] {
+        &self.removed[..usize::from(self.removes)]
+    }
 }
 
 /// One ply's sums, and whether they are up to date with the moves that led to it.
@@ -455,8 +463,7 @@ impl<G: Features> Accumulators<G> {
             let (before, after) = self.plies.split_at_mut(i);
             let (from, ply) = (&before[i - 1].sums, &mut after[0]);
             let change = ply.change.unwrap_or_default();
-            let removed = &change.removed[..usize::from(change.removes)];
-            let added = &change.added[..usize::from(change.adds)];
+            let (removed, added) = (change.removed(), change.added());
             for (view, (to, from)) in ply.sums.iter_mut().zip(from).enumerate() {
                 let features = |pieces: &[Piece]| {
                     let mut features = [0; 2 * MAX_PIECE_INPUTS];
@@ -486,13 +493,12 @@ impl<G: Features> Accumulators<G> {
         self.pieces.extend(pos.occupants());
         for later in self.plies[ply + 1..self.len].iter().rev() {
             let Some(change) = later.change else { continue };
-            for added in &change.added[..usize::from(change.adds)] {
+            for added in change.added() {
                 if let Some(at) = self.pieces.iter().position(|p| p == added) {
                     self.pieces.swap_remove(at);
                 }
             }
-            self.pieces
-                .extend_from_slice(&change.removed[..usize::from(change.removes)]);
+            self.pieces.extend_from_slice(change.removed());
         }
         let ply = &mut self.plies[ply];
         let pieces = &self.pieces;
