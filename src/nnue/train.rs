@@ -55,6 +55,11 @@ pub struct Training {
     /// costs the search speed.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// A network file to start from instead of random weights (with `--hidden` its
+    /// size). The training data do not outlive a session here, but a network does: a
+    /// network trained on earlier data goes on learning from new data.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
 }
 
 /// A position as the network sees it.
@@ -103,6 +108,26 @@ impl Float {
             .iter_mut()
             .for_each(|w| *w = rng.random_range(-0.1..0.1));
         net
+    }
+
+    /// The network a quantized one stands for: quantizing it again gives back `network`.
+    fn from_network(network: &Network) -> Float {
+        let scaled = |ws: &[i16], scale: i32| -> Vec<f32> {
+            ws.iter().map(|&w| f32::from(w) / scale as f32).collect()
+        };
+        let both = (QA * QB) as f32;
+        Float {
+            hidden: network.hidden,
+            feature_weights: scaled(&network.feature_weights, QA),
+            feature_bias: scaled(&network.feature_bias, QA),
+            output_weights: scaled(&network.output_weights, QB),
+            direct_weights: network
+                .direct_weights
+                .iter()
+                .map(|&w| w as f32 / both)
+                .collect(),
+            output_bias: network.output_bias as f32 / both,
+        }
     }
 
     fn add(&mut self, other: &Float) {
@@ -286,6 +311,11 @@ impl Training {
         if self.hidden == 0 || !self.hidden.is_multiple_of(BLOCK) || self.hidden > MAX_HIDDEN {
             anyhow::bail!("--hidden must be a multiple of {BLOCK} up to {MAX_HIDDEN}");
         }
+        let init = self
+            .init
+            .as_ref()
+            .map(|path| self.start::<G>(path))
+            .transpose()?;
         let start = Instant::now();
         let text = std::fs::read_to_string(&self.data)
             .with_context(|| format!("reading {}", self.data.display()))?;
@@ -319,7 +349,7 @@ impl Training {
             held.len(),
             start.elapsed().as_secs_f64()
         );
-        let mut net = Float::random::<G>(&mut rng, self.hidden);
+        let mut net = init.unwrap_or_else(|| Float::random::<G>(&mut rng, self.hidden));
         let zero = || Float::zero(G::INPUTS, self.hidden);
         let (mut m, mut v) = (zero(), zero());
         let mut step = 0;
@@ -370,6 +400,22 @@ impl Training {
             mean_error(&network, &held)
         );
         Ok(quantized)
+    }
+
+    /// The `--init` network, read before the data so that a wrong file fails at once.
+    fn start<G: Features>(&self, path: &std::path::Path) -> anyhow::Result<Float> {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let network = Network::from_bytes(&bytes, G::INPUTS)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if network.hidden != self.hidden {
+            anyhow::bail!(
+                "{} has {} hidden units: pass --hidden {}",
+                path.display(),
+                network.hidden,
+                network.hidden
+            );
+        }
+        Ok(Float::from_network(&network))
     }
 }
 
@@ -483,6 +529,21 @@ mod tests {
 
     /// The mean error counts positions within 300 centipawns of even only, and reads
     /// each score from the side to move's view.
+    /// A quantized network read back into floating point quantizes to itself, so that
+    /// training from a network file starts where that network stands.
+    #[test]
+    fn a_network_read_back_quantizes_to_itself() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut float = Float::random::<Position>(&mut rng, 32);
+        float
+            .feature_bias
+            .iter_mut()
+            .for_each(|b| *b = rng.random_range(-1.9..1.9));
+        float.output_bias = rng.random_range(-2.0..2.0);
+        let network = float.quantize();
+        assert_eq!(Float::from_network(&network).quantize(), network);
+    }
+
     #[test]
     fn the_mean_error_is_over_the_balanced_positions_from_the_movers_view() {
         let silent = Float::zero(Position::INPUTS, 128).quantize();
@@ -590,6 +651,7 @@ mod tests {
             lambda: 0.0,
             seed: 1,
             hidden: 32,
+            init: None,
         };
         let loss = training.run::<Position>().unwrap();
         assert!(loss < 0.02, "held-out loss {loss}");
@@ -601,6 +663,29 @@ mod tests {
         let black_up = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1");
         assert!(white_up > even + 300, "{white_up} against {even}");
         assert!(black_up < even - 300, "{black_up} against {even}");
+
+        // Started from that network and never moved (a step size of nought), training
+        // writes the same network back; at the wrong size it stops before reading data.
+        let again = Training {
+            out: dir.join("again.nnue"),
+            epochs: 1,
+            rate: 0.0,
+            init: Some(training.out.clone()),
+            ..training.clone()
+        };
+        again.run::<Position>().unwrap();
+        let bytes = std::fs::read(&again.out).unwrap();
+        assert_eq!(
+            Network::from_bytes(&bytes, Position::INPUTS).unwrap(),
+            network
+        );
+        let wrong = Training {
+            hidden: 64,
+            data: dir.join("missing.txt"),
+            ..again
+        };
+        let error = wrong.run::<Position>().unwrap_err().to_string();
+        assert!(error.contains("--hidden 32"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
