@@ -332,8 +332,8 @@ impl Training {
         if groups.len() < 2 * HELD_OUT {
             anyhow::bail!("{} positions are too few to train on", groups.len());
         }
-        // The last lines, whole games as `datagen` writes them, and each position with its
-        // mirror image. A game's positions are so alike that a random twentieth of the
+        // Held out: the last lines, whole games as `datagen` writes them, each position
+        // with its mirror image. A game's positions are so alike that a random twentieth of the
         // lines measured memory more than fit: a shogi network's loss on it was 0.022
         // where on games it never saw it was 0.047 (docs/nnue.md).
         let held: Vec<Sample> = groups
@@ -529,8 +529,6 @@ mod tests {
             .sum()
     }
 
-    /// The mean error counts positions within 300 centipawns of even only, and reads
-    /// each score from the side to move's view.
     /// A quantized network read back into floating point quantizes to itself, so that
     /// training from a network file starts where that network stands.
     #[test]
@@ -546,6 +544,8 @@ mod tests {
         assert_eq!(Float::from_network(&network).quantize(), network);
     }
 
+    /// The mean error counts positions within 300 centipawns of even only, and reads
+    /// each score from the side to move's view.
     #[test]
     fn the_mean_error_is_over_the_balanced_positions_from_the_movers_view() {
         let silent = Float::zero(Position::INPUTS, 128).quantize();
