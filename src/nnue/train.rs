@@ -55,9 +55,9 @@ pub struct Training {
     /// costs the search speed.
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
-    /// A network file to start from instead of random weights (with `--hidden` its
-    /// size). The training data do not outlive a session here, but a network does: a
-    /// network trained on earlier data goes on learning from new data.
+    /// A network file to start from instead of random weights, of `--hidden` units. The
+    /// training data do not outlive a session here, but a network does: a network
+    /// trained on earlier data goes on learning from new data.
     #[arg(long)]
     pub init: Option<PathBuf>,
 }
@@ -314,7 +314,7 @@ impl Training {
         let init = self
             .init
             .as_ref()
-            .map(|path| self.start::<G>(path))
+            .map(|path| self.init_network::<G>(path))
             .transpose()?;
         let start = Instant::now();
         let text = std::fs::read_to_string(&self.data)
@@ -333,9 +333,9 @@ impl Training {
             anyhow::bail!("{} positions are too few to train on", groups.len());
         }
         // Held out: the last lines, whole games as `datagen` writes them, each position
-        // with its mirror image. A game's positions are so alike that a random twentieth of the
-        // lines measured memory more than fit: a shogi network's loss on it was 0.022
-        // where on games it never saw it was 0.047 (docs/nnue.md).
+        // with its mirror image. A game's positions are so alike that a random twentieth
+        // of the lines measured memory more than fit: a shogi network's loss on it was
+        // 0.022 where on games it never saw it was 0.047 (docs/nnue.md).
         let held: Vec<Sample> = groups
             .split_off(groups.len() - groups.len() / HELD_OUT)
             .into_iter()
@@ -405,7 +405,7 @@ impl Training {
     }
 
     /// The `--init` network, read before the data so that a wrong file fails at once.
-    fn start<G: Features>(&self, path: &std::path::Path) -> anyhow::Result<Float> {
+    fn init_network<G: Features>(&self, path: &std::path::Path) -> anyhow::Result<Float> {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         let network = Network::from_bytes(&bytes, G::INPUTS)
             .with_context(|| format!("reading {}", path.display()))?;
