@@ -95,6 +95,11 @@ impl IntoIterator for Inputs {
 pub trait Features: Game {
     /// Inputs per view.
     const INPUTS: usize;
+    /// Centipawns of search score per factor of ten in the odds of winning: the scale on
+    /// which training turns scores into expected scores. Shogi's scores run far wider
+    /// than chess's (its +1000 wins three games in four), and on chess's scale a shogi
+    /// network learns nothing of positions beyond a few hundred centipawns.
+    const ODDS_SCALE: f32;
     /// What a piece's inputs depend on besides the piece: in shogi the two kings' squares,
     /// since a gold beside its own king is worth another thing than a gold anywhere; in
     /// chess nothing.

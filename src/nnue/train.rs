@@ -3,9 +3,9 @@
 //!
 //! The target of a position is its game result blended with its search score
 //! (`lambda` of the result), both as the side to move's expected score; the network's
-//! output, in centipawns, becomes an expected score on the same logistic scale as
-//! `qiyi tune` (400 centipawns per factor ten in odds), and the loss is the squared
-//! difference. Gradients of a batch are summed over the threads' shares of it.
+//! output, in centipawns, becomes an expected score on the game's logistic scale
+//! ([`Features::ODDS_SCALE`] centipawns per factor ten in odds), and the loss is the
+//! squared difference. Gradients of a batch are summed over the threads' shares of it.
 
 use super::{BLOCK, Features, MAX_HIDDEN, Network, QA, QB, SCALE, max_output_weight};
 use anyhow::Context;
@@ -48,6 +48,13 @@ pub struct Training {
     /// won none of 40 games at fixed nodes, one fitted to scores alone five (docs/nnue.md).
     #[arg(long, default_value_t = 0.0)]
     pub lambda: f32,
+    /// Centipawns per factor of ten in the odds of winning, which turns scores into the
+    /// expected scores the loss compares; by default the game's own
+    /// ([`Features::ODDS_SCALE`]: chess 400, shogi 1000). Where the scale is steeper than
+    /// the game's, every position beyond a few hundred centipawns counts as won and the
+    /// fit learns nothing of how far beyond.
+    #[arg(long)]
+    pub scale: Option<f32>,
     /// Seeds the initial weights and the order of the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -173,11 +180,11 @@ impl Float {
     }
 
     /// Adds the sample's loss gradient to `grad`; returns the loss.
-    fn backward(&self, sample: &Sample, grad: &mut Float) -> f32 {
+    fn backward(&self, sample: &Sample, grad: &mut Float, logistic: Logistic) -> f32 {
         let (out, sums) = self.forward(sample);
-        let p = expected_score(out * SCALE as f32);
+        let p = logistic.expected_score(out * SCALE as f32);
         let loss = (p - sample.target).powi(2);
-        let g = 2.0 * (p - sample.target) * p * (1.0 - p) * SCALE as f32 * LOG_SLOPE;
+        let g = 2.0 * (p - sample.target) * p * (1.0 - p) * SCALE as f32 * logistic.slope;
         grad.output_bias += g;
         let h = self.hidden;
         for (v, sum) in sums.iter().enumerate() {
@@ -242,19 +249,31 @@ impl Float {
 /// half the other side's, as [`Network::output`] adds them.
 const DIRECT_SIGN: [f32; 2] = [0.5, -0.5];
 
-/// `ln 10 / 400`: the slope of the logistic scale in centipawns.
-const LOG_SLOPE: f32 = std::f32::consts::LN_10 / 400.0;
+/// The logistic curve from centipawns to expected scores.
+#[derive(Clone, Copy)]
+struct Logistic {
+    /// Natural-log odds per centipawn.
+    slope: f32,
+}
 
-/// Expected score of a centipawn score, 400 centipawns per factor ten in odds.
-fn expected_score(centipawns: f32) -> f32 {
-    1.0 / (1.0 + (-centipawns * LOG_SLOPE).exp())
+impl Logistic {
+    /// The curve with `scale` centipawns per factor ten in odds.
+    const fn new(scale: f32) -> Logistic {
+        Logistic {
+            slope: std::f32::consts::LN_10 / scale,
+        }
+    }
+
+    fn expected_score(self, centipawns: f32) -> f32 {
+        1.0 / (1.0 + (-centipawns * self.slope).exp())
+    }
 }
 
 /// One `<position> | <result> | <score>` line as samples: the position, and its mirror
 /// image from left to right when nothing (a castling right) breaks the symmetry. Empty
 /// when the line does not parse.
-fn parse<G: Features>(line: &str, lambda: f32) -> Vec<Sample> {
-    parse_one::<G>(line, lambda).map_or_else(Vec::new, |(sample, symmetric)| {
+fn parse<G: Features>(line: &str, lambda: f32, logistic: Logistic) -> Vec<Sample> {
+    parse_one::<G>(line, lambda, logistic).map_or_else(Vec::new, |(sample, symmetric)| {
         let mirror = symmetric.then(|| Sample {
             views: sample.views.clone().map(|view| {
                 view.into_iter()
@@ -268,7 +287,7 @@ fn parse<G: Features>(line: &str, lambda: f32) -> Vec<Sample> {
 }
 
 /// One line's sample, and whether its position may be mirrored.
-fn parse_one<G: Features>(line: &str, lambda: f32) -> Option<(Sample, bool)> {
+fn parse_one<G: Features>(line: &str, lambda: f32, logistic: Logistic) -> Option<(Sample, bool)> {
     let mut fields = line.split('|').map(str::trim);
     let pos = G::from_notation(fields.next()?).ok()?;
     let result: f32 = fields.next()?.parse().ok()?;
@@ -276,7 +295,7 @@ fn parse_one<G: Features>(line: &str, lambda: f32) -> Option<(Sample, bool)> {
     if !(0.0..=1.0).contains(&result) || fields.next().is_some() {
         return None;
     }
-    let first = lambda * result + (1.0 - lambda) * expected_score(score);
+    let first = lambda * result + (1.0 - lambda) * logistic.expected_score(score);
     let side = pos.side_to_move();
     let context = pos.context();
     let view = |v: usize| {
@@ -294,10 +313,10 @@ fn parse_one<G: Features>(line: &str, lambda: f32) -> Option<(Sample, bool)> {
 }
 
 /// Mean loss of `net` over `samples`.
-fn mean_loss(net: &Float, samples: &[Sample]) -> f32 {
+fn mean_loss(net: &Float, samples: &[Sample], logistic: Logistic) -> f32 {
     let total: f32 = samples
         .par_iter()
-        .map(|s| (expected_score(net.forward(s).0 * SCALE as f32) - s.target).powi(2))
+        .map(|s| (logistic.expected_score(net.forward(s).0 * SCALE as f32) - s.target).powi(2))
         .sum();
     total / samples.len().max(1) as f32
 }
@@ -316,13 +335,18 @@ impl Training {
             .as_ref()
             .map(|path| self.init_network::<G>(path))
             .transpose()?;
+        let scale = self.scale.unwrap_or(G::ODDS_SCALE);
+        if !scale.is_finite() || scale <= 0.0 {
+            anyhow::bail!("--scale must be a positive number of centipawns");
+        }
+        let logistic = Logistic::new(scale);
         let start = Instant::now();
         let text = std::fs::read_to_string(&self.data)
             .with_context(|| format!("reading {}", self.data.display()))?;
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let parsed: Vec<Vec<Sample>> = lines
             .par_iter()
-            .map(|l| parse::<G>(l, self.lambda))
+            .map(|l| parse::<G>(l, self.lambda, logistic))
             .collect();
         let unparsed = parsed.iter().filter(|s| s.is_empty()).count();
         if unparsed > 0 {
@@ -365,7 +389,10 @@ impl Training {
                     .par_chunks(share.max(1))
                     .map(|part| {
                         let mut grad = zero();
-                        let loss: f32 = part.iter().map(|s| net.backward(s, &mut grad)).sum();
+                        let loss: f32 = part
+                            .iter()
+                            .map(|s| net.backward(s, &mut grad, logistic))
+                            .sum();
                         (grad, loss)
                     })
                     .reduce(
@@ -385,19 +412,19 @@ impl Training {
             eprintln!(
                 "train: epoch {epoch}: loss {:.6}, held out {:.6}, {:.0} s",
                 total / samples.len() as f32,
-                mean_loss(&net, &held),
+                mean_loss(&net, &held, logistic),
                 start.elapsed().as_secs_f64()
             );
         }
         let network = net.quantize();
         std::fs::write(&self.out, network.to_bytes())
             .with_context(|| format!("writing {}", self.out.display()))?;
-        let quantized = quantized_loss(&network, &held);
+        let quantized = quantized_loss(&network, &held, logistic);
         eprintln!(
             "train: wrote {}; held-out loss {:.6} in floating point, {:.6} quantized; \
              mean error {:.0} cp from the search score within 300 cp of even",
             self.out.display(),
-            mean_loss(&net, &held),
+            mean_loss(&net, &held, logistic),
             quantized,
             mean_error(&network, &held)
         );
@@ -428,10 +455,10 @@ fn quantized_score(network: &Network, sample: &Sample) -> f32 {
 }
 
 /// The held-out loss of the quantized network.
-fn quantized_loss(network: &Network, held: &[Sample]) -> f32 {
+fn quantized_loss(network: &Network, held: &[Sample], logistic: Logistic) -> f32 {
     let total: f32 = held
         .par_iter()
-        .map(|s| (expected_score(quantized_score(network, s)) - s.target).powi(2))
+        .map(|s| (logistic.expected_score(quantized_score(network, s)) - s.target).powi(2))
         .sum();
     total / held.len().max(1) as f32
 }
@@ -546,6 +573,32 @@ mod tests {
 
     /// The mean error counts positions within 300 centipawns of even only, and reads
     /// each score from the side to move's view.
+    const CHESS: Logistic = Logistic::new(Position::ODDS_SCALE);
+
+    /// A score of `--scale` centipawns is a target of ten to one in odds, from the
+    /// mover's view, whichever side it is given for.
+    #[test]
+    fn the_scale_is_the_score_of_ten_to_one_odds() {
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R";
+        for scale in [400.0, 1200.0] {
+            let logistic = Logistic::new(scale);
+            let white =
+                parse::<Position>(&format!("{fen} w KQkq - 4 4 | 1 | {scale}"), 0.0, logistic);
+            let black =
+                parse::<Position>(&format!("{fen} b KQkq - 4 4 | 1 | {scale}"), 0.0, logistic);
+            assert!(
+                (white[0].target - 10.0 / 11.0).abs() < 1e-5,
+                "{}",
+                white[0].target
+            );
+            assert!(
+                (black[0].target - 1.0 / 11.0).abs() < 1e-5,
+                "{}",
+                black[0].target
+            );
+        }
+    }
+
     #[test]
     fn the_mean_error_is_over_the_balanced_positions_from_the_movers_view() {
         let silent = Float::zero(Position::INPUTS, 128).quantize();
@@ -556,7 +609,7 @@ mod tests {
             format!("{fen} w KQkq - 4 4 | 1 | 900"),
         ]
         .iter()
-        .flat_map(|line| parse::<Position>(line, 0.0))
+        .flat_map(|line| parse::<Position>(line, 0.0, CHESS))
         .collect();
         assert_eq!(samples[1].score, 200.0);
         assert_eq!(mean_error(&silent, &samples), 150.0);
@@ -583,9 +636,13 @@ mod tests {
                 .join("/")
         };
         let board = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R";
-        let samples = parse::<Position>(&format!("{board} b - - 0 9 | 0.5 | 35"), 0.0);
+        let samples = parse::<Position>(&format!("{board} b - - 0 9 | 0.5 | 35"), 0.0, CHESS);
         assert_eq!(samples.len(), 2);
-        let mirror = parse::<Position>(&format!("{} b - - 0 9 | 0.5 | 35", expand(board)), 0.0);
+        let mirror = parse::<Position>(
+            &format!("{} b - - 0 9 | 0.5 | 35", expand(board)),
+            0.0,
+            CHESS,
+        );
         let sorted = |sample: &Sample| {
             sample.views.clone().map(|mut view| {
                 view.sort_unstable();
@@ -599,10 +656,10 @@ mod tests {
             (samples[0].score, samples[0].target)
         );
         assert_eq!(
-            parse::<Position>(&format!("{board} b K - 0 9 | 0.5 | 35"), 0.0).len(),
+            parse::<Position>(&format!("{board} b K - 0 9 | 0.5 | 35"), 0.0, CHESS).len(),
             1
         );
-        assert!(parse::<Position>("not a position | 1 | 0", 0.0).is_empty());
+        assert!(parse::<Position>("not a position | 1 | 0", 0.0, CHESS).is_empty());
     }
 
     /// Trained on random positions labelled with their material alone, the network
@@ -651,6 +708,7 @@ mod tests {
             batch: 256,
             rate: 0.003,
             lambda: 0.0,
+            scale: None,
             seed: 1,
             hidden: 32,
             init: None,

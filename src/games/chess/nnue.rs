@@ -24,6 +24,7 @@ static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
 impl Features for Position {
     /// Two colours, six kinds, 64 squares.
     const INPUTS: usize = 768;
+    const ODDS_SCALE: f32 = 400.0;
 
     /// A piece's one input is where it stands, whatever else is on the board.
     type Context = ();

@@ -67,6 +67,8 @@ fn mirror_cell(cell: usize) -> usize {
 
 impl Features for Position {
     const INPUTS: usize = NEAR + 2 * NEAR_SIDE;
+    /// The scale the matches chose (docs/nnue.md); f4's own games say flatter still.
+    const ODDS_SCALE: f32 = 1000.0;
 
     /// Each colour's king square (cshogi index), or [`NO_KING`].
     type Context = [u8; 2];
