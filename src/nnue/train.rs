@@ -571,8 +571,6 @@ mod tests {
         assert_eq!(Float::from_network(&network).quantize(), network);
     }
 
-    /// The mean error counts positions within 300 centipawns of even only, and reads
-    /// each score from the side to move's view.
     const CHESS: Logistic = Logistic::new(Position::ODDS_SCALE);
 
     /// A score of `--scale` centipawns is a target of ten to one in odds, from the
@@ -599,6 +597,8 @@ mod tests {
         }
     }
 
+    /// The mean error counts positions within 300 centipawns of even only, and reads
+    /// each score from the side to move's view.
     #[test]
     fn the_mean_error_is_over_the_balanced_positions_from_the_movers_view() {
         let silent = Float::zero(Position::INPUTS, 128).quantize();
