@@ -267,6 +267,16 @@ impl Logistic {
     fn expected_score(self, centipawns: f32) -> f32 {
         1.0 / (1.0 + (-centipawns * self.slope).exp())
     }
+
+    /// Mean loss over `samples` of the scores `score` gives them (the floating-point
+    /// network's, or the quantized one's as the engine evaluates).
+    fn mean_loss(self, samples: &[Sample], score: impl Fn(&Sample) -> f32 + Sync) -> f32 {
+        let total: f32 = samples
+            .par_iter()
+            .map(|s| (self.expected_score(score(s)) - s.target).powi(2))
+            .sum();
+        total / samples.len().max(1) as f32
+    }
 }
 
 /// One `<position> | <result> | <score>` line as samples: the position, and its mirror
@@ -310,15 +320,6 @@ fn parse_one<G: Features>(line: &str, lambda: f32, logistic: Logistic) -> Option
         target: if side == 0 { first } else { 1.0 - first },
     };
     Some((sample, pos.mirrorable()))
-}
-
-/// Mean loss of `net` over `samples`.
-fn mean_loss(net: &Float, samples: &[Sample], logistic: Logistic) -> f32 {
-    let total: f32 = samples
-        .par_iter()
-        .map(|s| (logistic.expected_score(net.forward(s).0 * SCALE as f32) - s.target).powi(2))
-        .sum();
-    total / samples.len().max(1) as f32
 }
 
 impl Training {
@@ -412,19 +413,19 @@ impl Training {
             eprintln!(
                 "train: epoch {epoch}: loss {:.6}, held out {:.6}, {:.0} s",
                 total / samples.len() as f32,
-                mean_loss(&net, &held, logistic),
+                logistic.mean_loss(&held, |s| net.forward(s).0 * SCALE as f32),
                 start.elapsed().as_secs_f64()
             );
         }
         let network = net.quantize();
         std::fs::write(&self.out, network.to_bytes())
             .with_context(|| format!("writing {}", self.out.display()))?;
-        let quantized = quantized_loss(&network, &held, logistic);
+        let quantized = logistic.mean_loss(&held, |s| quantized_score(&network, s));
         eprintln!(
             "train: wrote {}; held-out loss {:.6} in floating point, {:.6} quantized; \
              mean error {:.0} cp from the search score within 300 cp of even",
             self.out.display(),
-            mean_loss(&net, &held, logistic),
+            logistic.mean_loss(&held, |s| net.forward(s).0 * SCALE as f32),
             quantized,
             mean_error(&network, &held)
         );
@@ -452,15 +453,6 @@ impl Training {
 fn quantized_score(network: &Network, sample: &Sample) -> f32 {
     let view = |v: usize| network.sum(sample.views[v].iter().map(|&f| usize::from(f)));
     network.output(&[view(0), view(1)], 0) as f32
-}
-
-/// The held-out loss of the quantized network.
-fn quantized_loss(network: &Network, held: &[Sample], logistic: Logistic) -> f32 {
-    let total: f32 = held
-        .par_iter()
-        .map(|s| (logistic.expected_score(quantized_score(network, s)) - s.target).powi(2))
-        .sum();
-    total / held.len().max(1) as f32
 }
 
 /// How far, on average, the quantized network's score is from the search score on the
