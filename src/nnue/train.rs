@@ -381,6 +381,9 @@ impl Training {
         let (mut m, mut v) = (zero(), zero());
         let mut step = 0;
         let steps = (self.epochs * samples.len().div_ceil(self.batch)) as f32;
+        // The floating-point network's held-out loss after the latest epoch; after the
+        // last it is the written network's, so it is not computed again.
+        let mut held_loss = 0.0;
         for epoch in 1..=self.epochs {
             samples.shuffle(&mut rng);
             let mut total = 0.0;
@@ -410,10 +413,10 @@ impl Training {
                     * (0.01 + 0.99 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
                 adam(&mut net, &grad, &mut m, &mut v, step, rate, batch.len());
             }
+            held_loss = logistic.mean_loss(&held, |s| net.forward(s).0 * SCALE as f32);
             eprintln!(
-                "train: epoch {epoch}: loss {:.6}, held out {:.6}, {:.0} s",
+                "train: epoch {epoch}: loss {:.6}, held out {held_loss:.6}, {:.0} s",
                 total / samples.len() as f32,
-                logistic.mean_loss(&held, |s| net.forward(s).0 * SCALE as f32),
                 start.elapsed().as_secs_f64()
             );
         }
@@ -425,7 +428,7 @@ impl Training {
             "train: wrote {}; held-out loss {:.6} in floating point, {:.6} quantized; \
              mean error {:.0} cp from the search score within 300 cp of even",
             self.out.display(),
-            logistic.mean_loss(&held, |s| net.forward(s).0 * SCALE as f32),
+            held_loss,
             quantized,
             mean_error(&network, &held)
         );
