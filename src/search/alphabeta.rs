@@ -207,7 +207,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     #[inline]
     fn play(&mut self, mv: G::Move) -> G::Undo {
         self.eval.make(&mut self.eval_state, &self.pos, Some(mv));
-        self.pos.make_move(mv)
+        let undo = self.pos.make_move(mv);
+        self.shared.tt.prefetch(self.pos.hash());
+        undo
     }
 
     /// Takes back `mv`, the last move [`Worker::play`]ed.

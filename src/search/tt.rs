@@ -76,18 +76,24 @@ fn generation_of(data: u64) -> u8 {
     ((data >> 50) & 63) as u8
 }
 
+/// Two entries, aligned to their size so that a bucket never straddles two cache lines:
+/// a probe costs at most one miss.
+#[derive(Default)]
+#[repr(align(32))]
+struct Bucket([Entry; 2]);
+
 /// A table's memory from [`TranspositionTable::try_reserve`], not yet filled.
 pub struct Reserved {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     count: usize,
 }
 
 impl Reserved {
-    /// Fills the reserved memory with empty entries: the table.
+    /// Fills the reserved memory with empty buckets: the table.
     pub fn build(mut self) -> TranspositionTable {
-        self.entries.resize_with(self.count, Entry::default);
+        self.buckets.resize_with(self.count, Bucket::default);
         TranspositionTable {
-            entries: self.entries,
+            buckets: self.buckets,
             generation: AtomicU8::new(0),
         }
     }
@@ -95,11 +101,11 @@ impl Reserved {
 
 /// The shared table. Sized in MB by the `Hash` option.
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     generation: AtomicU8,
 }
 
-const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket). Panics if the memory cannot
@@ -118,17 +124,17 @@ impl TranspositionTable {
     /// quick half of [`TranspositionTable::try_new`], so the protocol can refuse a size
     /// before it disturbs a running search, and stop that search before the slow half.
     pub fn try_reserve(mb: usize) -> Result<Reserved, String> {
-        let count = (mb.max(1).saturating_mul(1024 * 1024) / ENTRY_BYTES).max(2) & !1;
-        let mut entries = Vec::new();
-        entries
+        let count = (mb.max(1).saturating_mul(1024 * 1024) / BUCKET_BYTES).max(1);
+        let mut buckets = Vec::new();
+        buckets
             .try_reserve_exact(count)
             .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
-        Ok(Reserved { entries, count })
+        Ok(Reserved { buckets, count })
     }
 
     /// Forgets every entry (`ucinewgame`, `Clear Hash`, a fresh bench position).
     pub fn clear(&self) {
-        for entry in &self.entries {
+        for entry in self.buckets.iter().flat_map(|b| &b.0) {
             entry.data.store(0, Ordering::Relaxed);
             entry.key_xor_data.store(0, Ordering::Relaxed);
         }
@@ -140,15 +146,30 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        let buckets = self.entries.len() / 2;
-        (((key as u128) * (buckets as u128)) >> 64) as usize * 2
+    fn bucket(&self, key: u64) -> &[Entry; 2] {
+        let index = ((key as u128) * (self.buckets.len() as u128)) >> 64;
+        &self.buckets[index as usize].0
+    }
+
+    /// Asks the processor to fetch `key`'s bucket now, so that the probe which follows a
+    /// little later (after a move is made) finds it in the cache.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const [Entry; 2] = self.bucket(key);
+            // SAFETY: a prefetch is only a hint; it neither reads nor writes memory as the
+            // program sees it, and the address is that of a live bucket anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry stored for `key`, if any.
     pub fn probe(&self, key: u64) -> Option<TtHit> {
-        let base = self.bucket(key);
-        self.entries[base..base + 2].iter().find_map(|entry| {
+        self.bucket(key).iter().find_map(|entry| {
             let data = entry.data.load(Ordering::Relaxed);
             let check = entry.key_xor_data.load(Ordering::Relaxed);
             if check ^ data == key {
@@ -163,8 +184,7 @@ impl TranspositionTable {
     /// the second takes whatever the first refused.
     pub fn store(&self, key: u64, move_code: Option<u32>, score: Score, depth: i32, bound: Bound) {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let base = self.bucket(key);
-        let first = &self.entries[base];
+        let [first, second] = self.bucket(key);
         let old = first.data.load(Ordering::Relaxed);
         let same_key = first.key_xor_data.load(Ordering::Relaxed) ^ old == key;
         let keep_first = match unpack(old) {
@@ -176,11 +196,7 @@ impl TranspositionTable {
                     && bound != Bound::Exact
             }
         };
-        let slot = if keep_first {
-            &self.entries[base + 1]
-        } else {
-            first
-        };
+        let slot = if keep_first { second } else { first };
         // Keep the old move when the new result has none for the same position.
         let move_code = move_code.or_else(|| {
             let data = slot.data.load(Ordering::Relaxed);
@@ -199,15 +215,16 @@ impl TranspositionTable {
     /// Permille of a sample of entries written by the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let sample = self.entries.len().min(1000);
-        let used = self.entries[..sample]
+        let sample = self.buckets.len().min(500);
+        let used = self.buckets[..sample]
             .iter()
+            .flat_map(|b| &b.0)
             .filter(|e| {
                 let data = e.data.load(Ordering::Relaxed);
                 unpack(data).is_some() && generation_of(data) == generation
             })
             .count();
-        (used * 1000 / sample.max(1)) as u32
+        (used * 1000 / (2 * sample)) as u32
     }
 }
 
