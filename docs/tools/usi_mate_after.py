@@ -13,8 +13,8 @@ many iterations the search reported (one means a single legal move, so no choice
 import argparse
 import json
 import random
-import shlex
-import subprocess
+
+from usi import Engine
 
 
 def main():
@@ -44,45 +44,36 @@ def main():
     random.seed(args.seed)
     random.shuffle(rows)
 
-    engine = subprocess.Popen(shlex.split(args.engine), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    engine = Engine(args.engine)
 
-    def send(text):
-        engine.stdin.write(text + "\n")
+    def search_lines():
+        """The engine's lines up to and with `bestmove`."""
+        lines = [engine.line()]
+        while not lines[-1].startswith("bestmove"):
+            lines.append(engine.line())
+        return lines
 
-    def until(prefix):
-        lines = []
-        while True:
-            line = engine.stdout.readline().strip()
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    send("usi")
-    until("usiok")
-    send("isready")
-    until("readyok")
     counts = {}
     for start, moves, back in rows[: args.positions]:
         position = "position sfen " + start + " moves " + " ".join(moves)
-        send(position)
-        send(f"go btime 0 wtime 0 byoyomi {args.byoyomi}")
-        out = until("bestmove")
+        engine.send(position)
+        engine.send(f"go btime 0 wtime 0 byoyomi {args.byoyomi}")
+        out = search_lines()
         best = out[-1].split()[1]
         if best == "resign":
             counts["resigned"] = counts.get("resigned", 0) + 1
             continue
         saw = any(" score mate -" in line for line in out[-3:])
         iterations = sum(1 for line in out if line.startswith("info depth"))
-        send(position + " " + best)
-        send(f"go mate {args.mate_ms}")
-        answer = until("checkmate")[-1]
+        engine.send(position + " " + best)
+        engine.send(f"go mate {args.mate_ms}")
+        answer = engine.wait("checkmate")
         mated = not answer.endswith(("nomate", "timeout"))
         key = ("search saw it" if saw else "search did not") + ", " + ("mate found" if mated else "no mate found")
         counts[key] = counts.get(key, 0) + 1
         if mated and not saw:
             print(f"{back} plies before the end: {best}, {iterations} iterations; {answer}\n  {position}")
-    send("quit")
+    engine.quit()
     print(counts)
 
 
