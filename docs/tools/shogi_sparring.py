@@ -12,8 +12,9 @@ each scored by qiyi's own search; the opponent's scores are never read.
 
 A position is kept as `qiyi datagen` keeps one: qiyi to move, not in check, its best
 move no capture, its score no mate. A game ends in checkmate, resignation, the
-repetition rules (a draw, counted as such), after `--max-plies`, or once qiyi's score
-has stayed beyond 2000 either way for six of its moves in a row (adjudicated).
+repetition rules (a draw, counted as such) or after `--max-plies` (a draw). It is not
+adjudicated by qiyi's score: against gpsshogi that score stood above +1000 for a hundred
+plies of a game qiyi then lost by mate, and that misjudgment is what the games are for.
 
 gpsshogi takes about a second a move whatever its byoyomi; at `LimitDepth=4` it answers
 in about a tenth of one and still wins four games in five against qiyi at 20,000 nodes:
@@ -33,10 +34,6 @@ import random
 import cshogi
 
 from usi import Engine
-
-ADJUDICATE_SCORE = 2000
-ADJUDICATE_PLIES = 6
-
 
 def qiyi_move(engine, position, nodes):
     """qiyi's best move and its final score (centipawns for the side to move, or None
@@ -71,7 +68,7 @@ def play(qiyi, opponent, args, opening, qiyi_sente):
     kept = []
     qiyi.send("usinewgame")
     opponent.send("usinewgame")
-    streak, result = 0, None
+    result = None
     while result is None:
         if board.is_game_over():
             result = 0.0 if board.turn == cshogi.BLACK else 1.0
@@ -97,13 +94,6 @@ def play(qiyi, opponent, args, opening, qiyi_sente):
             capture = board.piece(cshogi.move_to(board.move_from_usi(mv))) != 0
             if score is not None and not board.is_check() and not capture:
                 kept.append((board.sfen(), sign * score))
-            if score is not None and abs(score) >= ADJUDICATE_SCORE:
-                streak += 1
-                if streak >= ADJUDICATE_PLIES:
-                    result = 1.0 if sign * score > 0 else 0.0
-                    break
-            else:
-                streak = 0
         else:
             opponent.send(position)
             opponent.send(f"go btime 0 wtime 0 byoyomi {args.byoyomi}")
@@ -119,6 +109,7 @@ def play(qiyi, opponent, args, opening, qiyi_sente):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--qiyi", required=True, help="command line of qiyi (USI)")
+    ap.add_argument("--qiyi-option", action="append", default=[], help="NAME=VALUE")
     ap.add_argument("--nodes", type=int, default=20000, help="qiyi's nodes a move")
     ap.add_argument("--opponent", required=True, help="command line of the other engine")
     ap.add_argument("--opponent-option", action="append", default=[], help="NAME=VALUE")
@@ -131,7 +122,7 @@ def main():
     args = ap.parse_args()
     openings = [line.strip() for line in open(args.openings) if line.strip()]
     rng = random.Random(args.seed)
-    qiyi = Engine(args.qiyi)
+    qiyi = Engine(args.qiyi, args.qiyi_option)
     opponent = Engine(args.opponent, args.opponent_option)
     score = [0, 0, 0]
     with open(args.out, "a") as out:
