@@ -35,6 +35,7 @@ import cshogi
 
 from usi import Engine
 
+
 def qiyi_move(engine, position, nodes):
     """qiyi's best move and its final score (centipawns for the side to move, or None
     for a mate score)."""
