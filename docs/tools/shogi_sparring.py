@@ -17,7 +17,8 @@ adjudicated by qiyi's score: against gpsshogi that score stood above +1000 for a
 plies of a game qiyi then lost by mate, and that misjudgment is what the games are for.
 
 gpsshogi takes about a second a move whatever its byoyomi; at `LimitDepth=4` it answers
-in about a tenth of one and still wins four games in five against qiyi at 20,000 nodes:
+in about a tenth of one and still beats qiyi at 20,000 nodes (f4 won one game in five
+when games were adjudicated, shogi-s44 one in twenty without; docs/tuning.md):
 
     python3 docs/tools/shogi_sparring.py --qiyi "./qiyi --game shogi" --nodes 20000 \
         --opponent /usr/games/gpsusi --opponent-option Thread=1 \
