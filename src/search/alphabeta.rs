@@ -31,6 +31,9 @@ const REPORT_BOUNDS_AFTER: std::time::Duration = std::time::Duration::from_secs(
 /// The least depth at which the table's move is tested for a singular extension: the
 /// test is a search of half the depth, worth its cost only on deep nodes.
 const SINGULAR_DEPTH: i32 = 7;
+/// The least depth at which ProbCut is tried, and how much shallower its searches are.
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_REDUCTION: i32 = 4;
 /// History scores stay within this magnitude (the "gravity" update keeps them bounded).
 const HISTORY_MAX: i32 = 1 << 14;
 /// Entries in each thread's cache of static evaluations (a power of two).
@@ -682,6 +685,22 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     return if value >= MATE_BOUND { beta } else { value };
                 }
             }
+            // ProbCut: a capture that clears beta by a margin in a search four plies
+            // shallower will almost always clear beta in the full one. Only captures whose
+            // exchange alone could get there are tried, and not when the table already
+            // says a search nearly as deep stayed below.
+            if depth >= PROBCUT_DEPTH
+                && let Some(unit) = margin(1)
+            {
+                let probcut_beta = beta + 2 * unit;
+                let below = hit.is_some_and(|hit| {
+                    hit.depth > depth - PROBCUT_REDUCTION
+                        && score_from_tt(hit.score, ply) < probcut_beta
+                });
+                if !below && let Some(value) = self.probcut(probcut_beta, static_eval, depth, ply) {
+                    return value;
+                }
+            }
         }
 
         let mut moves = MoveList::new();
@@ -867,6 +886,63 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             bound,
         );
         best
+    }
+
+    /// The first capture at the node at `ply` that holds `probcut_beta` in quiescence and
+    /// then in a search four plies shallower than `depth`, with that search's score
+    /// (left in the table as a lower bound).
+    fn probcut(
+        &mut self,
+        probcut_beta: Score,
+        static_eval: Score,
+        depth: i32,
+        ply: usize,
+    ) -> Option<Score> {
+        let team = self.pos.team_to_move();
+        let mut captures = MoveList::new();
+        self.eval.noisy_moves(&self.pos, &mut captures);
+        for &mv in captures.iter() {
+            if self
+                .eval
+                .exchange(&self.pos, mv)
+                .is_none_or(|gain| static_eval + gain < probcut_beta)
+            {
+                continue;
+            }
+            self.played[ply] = Some((mv, self.pos.piece_to(mv) as u32));
+            let undo = self.play(mv);
+            let same = self.pos.team_to_move() == team;
+            let mut value = self.quiescence_child(probcut_beta - 1, probcut_beta, ply + 1, same);
+            if value >= probcut_beta {
+                let reduced = depth - PROBCUT_REDUCTION;
+                value = self.child(
+                    probcut_beta - 1,
+                    probcut_beta,
+                    reduced,
+                    ply + 1,
+                    same,
+                    false,
+                );
+            }
+            self.take_back(mv, undo);
+            if self.stopped {
+                return Some(0);
+            }
+            if value >= probcut_beta {
+                let code = Some(G::move_index(mv) as u32);
+                let stored = score_to_tt(value, ply);
+                let key = self.pos.hash();
+                self.shared.tt.store(
+                    key,
+                    code,
+                    stored,
+                    depth - PROBCUT_REDUCTION + 1,
+                    Bound::Lower,
+                );
+                return Some(value);
+            }
+        }
+        None
     }
 
     /// What every node does first: count it, poll the limits, and settle it at once when
@@ -1247,6 +1323,29 @@ mod tests {
             let stored = tt
                 .probe(pos.hash())
                 .expect("a search of the node is stored");
+            assert_eq!(
+                stored.move_code,
+                Some(chess::Position::move_index(take) as u32)
+            );
+        });
+    }
+
+    #[test]
+    fn probcut_tries_only_captures_that_could_clear_its_bound() {
+        // As above: the rook takes a loose queen and is a rook up after it.
+        let pos = chess::Position::from_notation("3q3k/8/8/8/8/8/8/3RK3 w - - 0 1").unwrap();
+        let take = pos.parse_move("d1d8").unwrap();
+        with_chess_worker(&pos, Limits::default(), |worker, tt| {
+            let static_eval = worker.static_eval(pos.hash());
+            assert!(static_eval < -300, "a queen against a rook: {static_eval}");
+            // Not even the queen's capture gets this far above the position.
+            assert_eq!(worker.probcut(2000, static_eval, 6, 0), None);
+            assert_eq!(worker.nodes, 0, "nothing was searched");
+            let value = worker.probcut(200, static_eval, 6, 0);
+            assert!(value.is_some_and(|v| v >= 200), "{value:?}");
+            let stored = tt.probe(pos.hash()).expect("a lower bound is left");
+            assert_eq!(stored.bound, Bound::Lower);
+            assert_eq!(stored.depth, 6 - PROBCUT_REDUCTION + 1);
             assert_eq!(
                 stored.move_code,
                 Some(chess::Position::move_index(take) as u32)
