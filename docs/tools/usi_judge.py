@@ -52,6 +52,8 @@ def main():
     engine = Engine(a.judge, a.option)
     for log in a.log:
         for game in map(json.loads, open(log)):
+            if a.player not in (game["black"], game["white"]):
+                raise SystemExit(f"{a.player} did not play game {game['game']} of {log}")
             start, moves = game["start"], game["moves"]
             sente = game["black"] == a.player
             result = game["result_black"] if sente else 1 - game["result_black"]
