@@ -41,15 +41,8 @@ def qiyi_move(engine, position, nodes):
     """qiyi's best move and its final score (centipawns for the side to move, or None
     for a mate score)."""
     engine.send(position)
-    engine.send(f"go nodes {nodes}")
-    score = None
-    while True:
-        line = engine.line()
-        if line.startswith("info") and " score " in line:
-            words = line.split(" score ")[1].split()
-            score = int(words[1]) if words[0] == "cp" else None
-        if line.startswith("bestmove"):
-            return line.split()[1], score
+    mv, score = engine.go(f"nodes {nodes}")
+    return mv, score[1] if score and score[0] == "cp" else None
 
 
 def ended_by(word, turn):

@@ -34,6 +34,20 @@ class Engine:
             if line.startswith(start):
                 return line
 
+    def go(self, limits):
+        """Sends `go LIMITS` and reads to the answer: the best move's word and the last
+        score reported, as `("cp", centipawns)`, `("mate", text)` (the text keeps its
+        sign, `-3` or `+`) or None when no score came."""
+        self.send(f"go {limits}")
+        score = None
+        while True:
+            line = self.line()
+            if line.startswith("info") and " score " in line:
+                kind, value = line.split(" score ")[1].split()[:2]
+                score = (kind, int(value)) if kind == "cp" else (kind, value)
+            if line.startswith("bestmove"):
+                return line.split()[1], score
+
     def ready(self):
         self.send("isready")
         self.wait("readyok")

@@ -21,23 +21,17 @@ def score(engine, start, moves, go):
     engine.send("usinewgame")
     played = f" moves {' '.join(moves)}" if moves else ""
     engine.send(f"position sfen {start}{played}")
-    engine.send(f"go {go}")
-    value = None
-    while True:
-        line = engine.line()
-        if line.startswith("info") and " score " in line:
-            kind, number = line.split(" score ")[1].split()[:2]
-            if kind == "cp":
-                value = int(number)
-            else:
-                value = -MATE if number.startswith("-") else MATE
-        if line.startswith("bestmove"):
-            word = line.split()[1]
-            if word == "resign":
-                value = -MATE
-            elif word == "win":
-                value = MATE
-            return value
+    word, reported = engine.go(go)
+    if word == "resign":
+        return -MATE
+    if word == "win":
+        return MATE
+    if reported is None:
+        return None
+    kind, value = reported
+    if kind == "cp":
+        return value
+    return -MATE if value.startswith("-") else MATE
 
 
 def main():
