@@ -1,8 +1,11 @@
 //! `qiyi datagen`: training positions from the engine's own games, for an evaluation to
 //! learn from (the chess network of issue 14; `qiyi tune` reads the same lines).
 //!
-//! Each game starts from a few random plies (so no two games are alike), then the engine
-//! plays both sides at a fixed node budget, one thread per game and games in parallel.
+//! Each game starts from a few random plies (so no two games are alike), from the start
+//! position or from one of a file of openings, then the engine plays both sides at a
+//! fixed node budget, one thread per game and games in parallel. Openings are how the
+//! data reach what self-play from the start never does (in shogi, the castles and rook
+//! placements other players build).
 //! A position is kept when the search's verdict on it is quiet (not in check, the best
 //! move no capture, no mate score): what a static evaluation can learn. The output is one
 //! line per position, `<position> | <result> | <score>`, the result 1, 0.5 or 0 for the
@@ -13,7 +16,7 @@
 //! of the output are complete; a new run with the same settings drops anything after
 //! that and goes on from there, giving the same file as an unbroken run.
 
-use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Outcome, Score};
+use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Outcome, Score, fnv1a};
 use crate::games::{GameKind, WithGame};
 use crate::search::{self, Control, Limits, SearchParams, TimeSettings, TranspositionTable};
 use anyhow::Context;
@@ -41,9 +44,13 @@ pub struct Datagen {
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
-    /// Random plies from the start position before the engine plays.
+    /// Random plies from the start position (or the opening) before the engine plays.
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
+    /// Positions to start from, one a line in the game's notation (anything after ` | `
+    /// left out, so `datagen`'s own lines serve); each game draws one at random.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
     /// Plies after which an undecided game counts as a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
@@ -77,11 +84,14 @@ impl Datagen {
 
     /// What makes the games what they are (all but how many and on how many threads): a
     /// run may only go on from a file made with the same.
-    fn settings(&self, kind: GameKind) -> String {
+    fn settings(&self, kind: GameKind, openings: Option<u64>) -> String {
         let mut settings = format!(
             "{kind}:nodes={}:random-plies={}:max-plies={}:seed={}",
             self.nodes, self.random_plies, self.max_plies, self.seed
         );
+        if let Some(digest) = openings {
+            settings.push_str(&format!(":openings={digest:016x}"));
+        }
         for option in &self.options {
             settings.push(':');
             settings.extend(option.chars().filter(|c| !c.is_whitespace()));
@@ -103,7 +113,7 @@ impl Datagen {
     }
 
     /// Games and bytes already complete, from the progress file (none without one).
-    fn resume_point(&self, kind: GameKind) -> anyhow::Result<(usize, u64)> {
+    fn resume_point(&self, kind: GameKind, openings: Option<u64>) -> anyhow::Result<(usize, u64)> {
         let path = self.progress_path();
         if !path.exists() {
             return Ok((0, 0));
@@ -118,19 +128,25 @@ impl Datagen {
         ) else {
             anyhow::bail!("{} is not '<games> <bytes> <settings>'", path.display());
         };
-        if *settings != self.settings(kind) {
+        let ours = self.settings(kind, openings);
+        if *settings != ours {
             anyhow::bail!(
-                "{} was made with {settings}, not {}: use another --out or the same settings",
+                "{} was made with {settings}, not {ours}: use another --out or the same settings",
                 self.out.display(),
-                self.settings(kind)
             );
         }
         Ok((games, bytes))
     }
 
-    fn save_progress(&self, kind: GameKind, games: usize, bytes: u64) -> anyhow::Result<()> {
+    fn save_progress(
+        &self,
+        kind: GameKind,
+        openings: Option<u64>,
+        games: usize,
+        bytes: u64,
+    ) -> anyhow::Result<()> {
         let path = self.progress_path();
-        let text = format!("{games} {bytes} {}\n", self.settings(kind));
+        let text = format!("{games} {bytes} {}\n", self.settings(kind, openings));
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
     }
 
@@ -140,9 +156,13 @@ impl Datagen {
     }
 
     /// Plays game `index` to its end.
-    fn play<G: Game, E: Evaluator<G>>(&self, index: usize, eval: &E) -> Played {
+    fn play<G: Game, E: Evaluator<G>>(&self, index: usize, eval: &E, openings: &[G]) -> Played {
         let mut rng = StdRng::seed_from_u64(self.game_seed(index));
-        let mut pos = opening::<G>(&mut rng, self.random_plies);
+        let base = match openings.len() {
+            0 => G::start_position(),
+            n => openings[rng.random_range(0..n)].clone(),
+        };
+        let mut pos = opening(&base, &mut rng, self.random_plies);
         let tt = TranspositionTable::new(HASH_MB);
         let control = Control::default();
         let limits = Limits {
@@ -218,12 +238,12 @@ impl Datagen {
     }
 }
 
-/// The start position after `plies` random legal plies; drawn again while the game ends
-/// or gets stuck on the way.
-fn opening<G: Game>(rng: &mut StdRng, plies: usize) -> G {
+/// `base` after `plies` random legal plies; drawn again while the game ends or gets stuck
+/// on the way (`base` itself is a position with moves, as [`read_openings`] checks).
+fn opening<G: Game>(base: &G, rng: &mut StdRng, plies: usize) -> G {
     let mut moves = MoveList::new();
     'draw: loop {
-        let mut pos = G::start_position();
+        let mut pos = base.clone();
         for _ in 0..plies {
             moves.clear();
             pos.legal_moves(&mut moves);
@@ -239,6 +259,39 @@ fn opening<G: Game>(rng: &mut StdRng, plies: usize) -> G {
             return pos;
         }
     }
+}
+
+/// Reads `path`'s openings: one position a line (blank lines and `#` comments skipped,
+/// anything after ` | ` left out); each must have a legal move. Errors name the line.
+/// Also a digest of the positions, which the progress file records so that a run goes
+/// on only from the same openings.
+fn read_openings<G: Game>(path: &Path) -> anyhow::Result<(Vec<G>, u64)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut positions = Vec::new();
+    // The positions as read, so that comments and labels do not count.
+    let mut read = String::new();
+    let mut moves = MoveList::new();
+    for (number, line) in text.lines().enumerate() {
+        let notation = line.split(" | ").next().unwrap_or("").trim();
+        if notation.is_empty() || notation.starts_with('#') {
+            continue;
+        }
+        let at = || format!("{} line {}", path.display(), number + 1);
+        let pos = G::from_notation(notation).with_context(at)?;
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() || pos.result().is_some() {
+            anyhow::bail!("{}: the game is over in {notation}", at());
+        }
+        read.push_str(notation);
+        read.push('\n');
+        positions.push(pos);
+    }
+    if positions.is_empty() {
+        anyhow::bail!("{} holds no position", path.display());
+    }
+    Ok((positions, fnv1a(read.as_bytes())))
 }
 
 /// Opens the output for appending, cut back to `bytes` (a batch the last run did not
@@ -268,7 +321,14 @@ impl WithGame for Datagen {
             log::info!("{kind}: games are played in the open");
         }
         let eval = self.configure(eval)?;
-        let (mut done, mut bytes) = self.resume_point(kind)?;
+        let (openings, digest) = match &self.openings {
+            Some(path) => {
+                let (positions, digest) = read_openings::<G>(path)?;
+                (positions, Some(digest))
+            }
+            None => (Vec::new(), None),
+        };
+        let (mut done, mut bytes) = self.resume_point(kind, digest)?;
         let mut out = open_output(&self.out, bytes)?;
         if done > 0 {
             eprintln!("datagen: {done} games already in {}", self.out.display());
@@ -288,7 +348,7 @@ impl WithGame for Datagen {
             let played: Vec<Played> = pool.install(|| {
                 (done..end)
                     .into_par_iter()
-                    .map(|i| self.play::<G, E>(i, &eval))
+                    .map(|i| self.play::<G, E>(i, &eval, &openings))
                     .collect()
             });
             for game in &played {
@@ -298,7 +358,7 @@ impl WithGame for Datagen {
             }
             out.sync_data()?;
             done = end;
-            self.save_progress(kind, done, bytes)?;
+            self.save_progress(kind, digest, done, bytes)?;
             let seconds = start.elapsed().as_secs_f64().max(1e-9);
             eprintln!(
                 "datagen: {done}/{} games, {positions} positions this run, {:.1} games/s, {:.0} positions/s",
@@ -321,6 +381,7 @@ mod tests {
             games,
             nodes: 300,
             random_plies: 8,
+            openings: None,
             max_plies: 60,
             threads: 2,
             seed: 5,
@@ -390,6 +451,55 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
         let _ = std::fs::remove_dir_all(&whole);
         let _ = std::fs::remove_dir_all(&parts);
+    }
+
+    #[test]
+    fn games_start_from_the_openings_and_only_those_go_on() {
+        // Full-move numbers from 101 on: no game from the start position gets there in
+        // 60 plies, so every line must come from these openings.
+        let dir = scratch("openings");
+        let book = dir.join("book.txt");
+        std::fs::write(
+            &book,
+            "# two openings\n\
+             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 101\n\
+             \n\
+             r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 103 | 0.5 | 12\n",
+        )
+        .unwrap();
+        let from_book = Datagen {
+            openings: Some(book.clone()),
+            random_plies: 2,
+            ..settings(&dir, 4)
+        };
+        let text = run(&from_book);
+        assert!(text.lines().count() > 4 * 10, "{text}");
+        for line in text.lines() {
+            let fen = line.split(" | ").next().unwrap();
+            let moves: u32 = fen.rsplit(' ').next().unwrap().parse().unwrap();
+            assert!(moves >= 101, "{line}");
+        }
+        // Going on from other openings would mix two kinds of games in one file.
+        std::fs::write(&book, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 101\n").unwrap();
+        let other = Datagen {
+            games: 8,
+            ..from_book.clone()
+        };
+        let error = other
+            .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+            .unwrap_err();
+        assert!(error.to_string().contains("openings="), "{error}");
+        // A line that is no position stops the run, naming the line.
+        std::fs::write(&book, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 101\nnonsense\n").unwrap();
+        let bad = Datagen {
+            out: dir.join("bad.txt"),
+            ..from_book
+        };
+        let error = bad
+            .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+            .unwrap_err();
+        assert!(format!("{error:#}").contains("line 2"), "{error:#}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

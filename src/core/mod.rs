@@ -19,6 +19,14 @@ pub use score::{MATE, MATE_BOUND, Score, mate_in, mated_in};
 
 use std::fmt::Debug;
 
+/// FNV-1a: a small hash that stays the same from build to build (std's hasher need not),
+/// for checksums written to files and read back by later runs.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// Shortens and cleans a token for quoting in an error line: it must stay one printable line
 /// even when the input was binary junk or 100 kB long.
 pub fn quote(token: &str) -> String {

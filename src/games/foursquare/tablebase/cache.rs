@@ -16,7 +16,7 @@
 
 use super::index::{self, SIZE};
 use super::{Tablebase, mover_position};
-use crate::core::MoveList;
+use crate::core::{MoveList, fnv1a};
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -106,7 +106,7 @@ pub fn save(table: &Tablebase, path: &Path) -> io::Result<()> {
     bytes.extend_from_slice(&FORMAT.to_le_bytes());
     bytes.extend_from_slice(&(entries.len() as u32).to_le_bytes());
     bytes.extend_from_slice(&rules_signature().to_le_bytes());
-    bytes.extend_from_slice(&checksum(entries).to_le_bytes());
+    bytes.extend_from_slice(&fnv1a(entries).to_le_bytes());
     bytes.extend_from_slice(entries);
     let mut aside = path.as_os_str().to_owned();
     aside.push(format!(".{}.tmp", std::process::id()));
@@ -143,7 +143,7 @@ pub fn load(path: &Path) -> Result<Tablebase, LoadError> {
     if long(16) != rules_signature() {
         return invalid("made by a build whose move generator differs".into());
     }
-    if long(24) != checksum(entries) {
+    if long(24) != fnv1a(entries) {
         return invalid("checksum mismatch: the file is damaged".into());
     }
     let table = Tablebase {
@@ -158,17 +158,10 @@ pub fn load(path: &Path) -> Result<Tablebase, LoadError> {
     Ok(table)
 }
 
-/// FNV-1a over the entries.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// A hash of the format, the index and the moves (with their captures) of a spread of
 /// entries: a table solved under other rules, or with another numbering, does not match.
 fn rules_signature() -> u64 {
-    let mut hash = checksum(&FORMAT.to_le_bytes()) ^ SIZE as u64;
+    let mut hash = fnv1a(&FORMAT.to_le_bytes()) ^ SIZE as u64;
     for entry in (0..SIZE).step_by(SAMPLE_STRIDE) {
         let (mover, other) = index::position(entry);
         let mut moves = MoveList::new();
