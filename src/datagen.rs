@@ -245,20 +245,24 @@ fn opening<G: Game>(base: &G, rng: &mut StdRng, plies: usize) -> G {
     'draw: loop {
         let mut pos = base.clone();
         for _ in 0..plies {
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() || pos.result().is_some() {
+            if !goes_on(&pos, &mut moves) {
                 continue 'draw;
             }
             let mv = moves[rng.random_range(0..moves.len())];
             pos.make_move(mv);
         }
-        moves.clear();
-        pos.legal_moves(&mut moves);
-        if !moves.is_empty() && pos.result().is_none() {
+        if goes_on(&pos, &mut moves) {
             return pos;
         }
     }
+}
+
+/// Whether a game can go on from `pos`: it is not over and has a legal move (left in
+/// `moves`).
+fn goes_on<G: Game>(pos: &G, moves: &mut MoveList<G::Move>) -> bool {
+    moves.clear();
+    pos.legal_moves(moves);
+    !moves.is_empty() && pos.result().is_none()
 }
 
 /// Reads `path`'s openings: one position a line (blank lines and `#` comments skipped,
@@ -279,9 +283,7 @@ fn read_openings<G: Game>(path: &Path) -> anyhow::Result<(Vec<G>, u64)> {
         }
         let at = || format!("{} line {}", path.display(), number + 1);
         let pos = G::from_notation(notation).with_context(at)?;
-        moves.clear();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() || pos.result().is_some() {
+        if !goes_on(&pos, &mut moves) {
             anyhow::bail!("{}: the game is over in {notation}", at());
         }
         read.push_str(notation);
