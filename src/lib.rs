@@ -10,6 +10,7 @@ pub mod datagen;
 pub mod games;
 pub mod nnue;
 pub mod perft;
+pub mod play;
 pub mod protocol;
 pub mod referee;
 pub mod search;

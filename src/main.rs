@@ -1,7 +1,8 @@
 //! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
 //! correctness and speed figures, `datagen` for training positions from self-play, `train`
 //! for the chess network, `tune` for the chess and shogi evaluations' weights, `solve` for
-//! the FourSquare table, `referee` for Junqi matches between engines. Dispatch only; the
+//! the FourSquare table, `referee` for Junqi matches between engines, `play` for a board
+//! in the browser. Dispatch only; the
 //! work lives in the library.
 
 use clap::{Parser, Subcommand};
@@ -114,6 +115,9 @@ enum Action {
     /// with sides swapped, forfeits judged by the rules, a record file and an Elo table.
     #[command(after_help = qiyi::referee::HELP)]
     Referee(Box<qiyi::referee::Config>),
+    /// Play in the browser: a local web server with a board for people, engines at the
+    /// other seats; prints the URL of each person's seat.
+    Play(Box<qiyi::play::Config>),
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -195,6 +199,7 @@ fn main() -> ExitCode {
             other => Err(anyhow::anyhow!("{other} is too large to solve")),
         },
         Some(Action::Referee(config)) => qiyi::referee::run(&config),
+        Some(Action::Play(config)) => qiyi::play::run(&config),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

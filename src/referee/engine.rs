@@ -1,6 +1,7 @@
-//! One engine process as the referee drives it: started from a shell-like command line,
-//! spoken to in UGI, read on its own thread (so every wait has a deadline), and always
-//! ended — `quit`, then a kill after a grace period — and reaped, so no zombie is left.
+//! One engine process as the referee (and `qiyi play`) drives it: started from a shell-like
+//! command line, spoken to in UGI, UCI or USI, read on its own thread (so every wait has a
+//! deadline), and always ended — `quit`, then a kill after a grace period — and reaped, so
+//! no zombie is left.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -236,26 +237,55 @@ impl Player {
         }
     }
 
-    /// The handshake before a game: `ugi`, the options, `uginewgame`, `isready`. `false`
-    /// if the process is gone or silent.
-    pub fn prepare(&mut self, options: &[(String, String)]) -> bool {
+    /// The handshake before a game in `protocol` (`ugi`, `uci` or `usi`): the protocol's
+    /// name, the options, its new-game command, `isready`. `false` if the process is gone
+    /// or silent.
+    pub fn prepare(&mut self, protocol: &str, options: &[(String, String)]) -> bool {
         let deadline = Instant::now() + STARTUP;
-        if !self.send("ugi") || self.expect("ugiok", deadline) != Answer::Given(String::new()) {
+        if !self.send(protocol)
+            || self.expect(&format!("{protocol}ok"), deadline) != Answer::Given(String::new())
+        {
             self.gone = true;
             return false;
         }
-        for (name, value) in options {
-            if !self.send(&format!("setoption name {name} value {value}")) {
-                return false;
-            }
-        }
-        let ready = self.send("uginewgame")
+        let ready = self.set_options(options)
+            && self.send(&format!("{protocol}newgame"))
             && self.send("isready")
             && matches!(self.expect("readyok", deadline), Answer::Given(_));
         if !ready {
             self.gone = true;
         }
         ready
+    }
+
+    /// Sends `setoption` for each pair; `false` if the process is gone.
+    pub fn set_options(&mut self, options: &[(String, String)]) -> bool {
+        options
+            .iter()
+            .all(|(name, value)| self.send(&format!("setoption name {name} value {value}")))
+    }
+
+    /// Sends `lines`, then `isready`, and returns every line before `readyok` (for
+    /// commands answered in free text, like `d`); `None` if the process is gone or silent
+    /// within `time`.
+    pub fn ask(&mut self, lines: &[String], time: Duration) -> Option<Vec<String>> {
+        if self.stale > 0 || !lines.iter().all(|line| self.send(line)) || !self.send("isready") {
+            return None;
+        }
+        let deadline = Instant::now() + time;
+        let mut answer = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.trim() == "readyok" => return Some(answer),
+                Ok(line) => answer.push(line),
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.gone = true;
+                    return None;
+                }
+            }
+        }
     }
 
     /// Asks for a lineup (`go deploy`) in `position`; the answer is the lineup.
@@ -271,8 +301,19 @@ impl Player {
     /// engine is sent `stop`, and the answer it owes is drained (or skipped when it comes
     /// later).
     pub fn go(&mut self, position: &str, movetime: u64, margin: u64) -> Answer {
+        self.go_with(
+            position,
+            &format!("go movetime {movetime}"),
+            movetime,
+            margin,
+        )
+    }
+
+    /// [`Player::go`] with the `go` line given (USI engines are asked by `byoyomi`),
+    /// `movetime` being what it allows.
+    pub fn go_with(&mut self, position: &str, go: &str, movetime: u64, margin: u64) -> Answer {
         let sent = Instant::now();
-        if !(self.send(position) && self.send(&format!("go movetime {movetime}"))) {
+        if !(self.send(position) && self.send(go)) {
             return Answer::Gone;
         }
         let deadline = sent + Duration::from_millis(movetime + margin);
@@ -377,7 +418,7 @@ mod tests {
              go*) n=$((n+1)); if [ $n = 1 ]; then sleep 0.3; echo bestmove first; \
              else echo info depth 1; echo bestmove second; fi;; esac; done",
         );
-        assert!(player.prepare(&[("Hash".into(), "1".into())]));
+        assert!(player.prepare("ugi", &[("Hash".into(), "1".into())]));
         assert_eq!(player.go("position startpos", 10, 50), Answer::Late);
         assert_eq!(
             player.go("position startpos", 10, 2000),
@@ -390,7 +431,7 @@ mod tests {
     #[test]
     fn a_dead_engine_is_gone_and_an_unknown_one_an_error() {
         let mut player = script("read -r line; exit 0");
-        assert!(!player.prepare(&[]));
+        assert!(!player.prepare("ugi", &[]));
         assert!(player.is_gone());
         assert_eq!(player.go("position startpos", 10, 10), Answer::Gone);
         let missing = EngineSpec::new("/nonexistent/engine --x", &[]).unwrap();

@@ -34,6 +34,21 @@ pub enum Event {
     Forfeit(Vec<Entry>),
 }
 
+impl Event {
+    /// Forfeits the seat to move in `pos` (its player is gone) and records it: `out:` for
+    /// it and for every seat that leaves with it.
+    pub fn forfeit(pos: &mut Position) -> Event {
+        let before = pos.clone();
+        pos.forfeit(pos.side_to_move());
+        Event::Forfeit(
+            (0..4)
+                .filter(|&s| pos.is_out(s) && !before.is_out(s))
+                .map(Entry::Out)
+                .collect(),
+        )
+    }
+}
+
 /// What one process may know of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
@@ -76,7 +91,7 @@ pub struct Transcript {
 
 impl Transcript {
     /// `position setup S:<lineup|-> E:.. N:.. W:.. first <seat>` as `view` may see it.
-    fn setup(&self, view: &View, first: usize) -> String {
+    pub fn setup(&self, view: &View, first: usize) -> String {
         let seats: Vec<String> = (0..4)
             .map(|seat| {
                 let lineup = if view.sees[seat] {
@@ -201,7 +216,7 @@ impl GameReport {
 }
 
 /// An engine's answer as a ply, if it is one: a generated move, `pass` or `resign`.
-fn legal(pos: &Position, answer: &str) -> Option<Move> {
+pub fn legal(pos: &Position, answer: &str) -> Option<Move> {
     let token = answer.split_whitespace().next()?;
     let Ok(Entry::Ply(Ply { mv, report: None })) = Entry::parse(token) else {
         return None;
@@ -251,7 +266,11 @@ impl Table {
 }
 
 /// Seats eliminated by an event and why, e.g. `(2, "flag taken")`.
-fn eliminations(before: &Position, after: &Position, event: &Event) -> Vec<(usize, &'static str)> {
+pub fn eliminations(
+    before: &Position,
+    after: &Position,
+    event: &Event,
+) -> Vec<(usize, &'static str)> {
     let mover = before.side_to_move();
     let (announced, mv) = match event {
         Event::Ply(entries) | Event::Forfeit(entries) => (
@@ -340,7 +359,7 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
             ("MaxPasses".to_string(), config.max_passes.to_string()),
         ];
         options.extend(pairing.engines[table.engine[p]].options.iter().cloned());
-        table.players[p].prepare(&options);
+        table.players[p].prepare("ugi", &options);
         table.note_crash(p);
         table.log_errors(p, config.info);
     }
@@ -376,13 +395,7 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
         let p = table.owner[seat];
         let before = pos.clone();
         let event = if table.players[p].is_gone() {
-            pos.forfeit(seat);
-            Event::Forfeit(
-                (0..4)
-                    .filter(|&s| pos.is_out(s) && !before.is_out(s))
-                    .map(Entry::Out)
-                    .collect(),
-            )
+            Event::forfeit(&mut pos)
         } else {
             let answer = table.players[p].go(
                 &transcript.position(&views[p]),
@@ -526,14 +539,7 @@ mod tests {
             events.push(Event::Ply(pos.record(mv)));
             pos.play(mv);
         }
-        let before = pos.clone();
-        pos.forfeit(pos.side_to_move());
-        events.push(Event::Forfeit(
-            (0..4)
-                .filter(|&s| pos.is_out(s) && !before.is_out(s))
-                .map(Entry::Out)
-                .collect(),
-        ));
+        events.push(Event::forfeit(&mut pos));
         Transcript { lineups, events }
     }
 

@@ -15,8 +15,8 @@ mod engine;
 mod game;
 mod score;
 
-pub use engine::{EngineSpec, split_command};
-pub use game::{Event, Faults, GameReport, Transcript, View};
+pub use engine::{Answer, EngineSpec, Player, split_command};
+pub use game::{Event, Faults, GameReport, Transcript, View, eliminations, legal};
 pub use score::{Elo, Tally};
 
 use rand::SeedableRng;

@@ -31,6 +31,7 @@
 //! ```
 
 mod board;
+mod chess960;
 mod eval;
 mod fen;
 mod movegen;
@@ -46,6 +47,7 @@ pub use board::{
     BLACK_KINGSIDE, BLACK_QUEENSIDE, Color, Move, Piece, Position, Square, Undo, WHITE_KINGSIDE,
     WHITE_QUEENSIDE,
 };
+pub use chess960::chess960_start;
 pub use eval::Eval;
 pub use fen::{FenError, START_FEN};
 pub use nnue::Evaluation;

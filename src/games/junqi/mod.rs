@@ -35,7 +35,7 @@ mod record;
 pub use deploy::deploy;
 pub use eval::Eval;
 pub use notation::{DEFAULT_LINEUP, SetupError, parse_lineup};
-pub use position::{Move, Position, Undo};
+pub use position::{EMPTY, FLAG, Move, Position, Undo, rank_of, seat_of};
 pub use record::{Clash, Entry, Ply, Report};
 
 use crate::core::{Game, Hidden, MoveList, OptionKind, OptionSpec, Outcome, quote};
