@@ -437,10 +437,10 @@ impl Room {
     /// Sends the state to every page, writes the record, asks for fresh odds.
     fn after_change(&mut self) {
         self.dispatch();
+        self.write_record();
         for (_, person, sender) in &self.conns {
             let _ = sender.send(self.state(*person).to_string());
         }
-        self.write_record();
         self.ask_odds();
         if self.events.len() > EVENTS_SHOWN {
             self.events.drain(..self.events.len() - EVENTS_SHOWN);
@@ -453,9 +453,14 @@ impl Room {
         }
     }
 
-    /// Writes the whole record, so that a server killed at any time leaves the game.
+    /// Writes the whole record, so that a server killed at any time leaves the game: to a
+    /// file beside it first, then renamed over it, so the record is never half written.
     fn write_record(&self) {
-        if let Err(e) = std::fs::write(&self.record, self.judge.record(None)) {
+        let mut fresh = self.record.clone().into_os_string();
+        fresh.push(".new");
+        let written = std::fs::write(&fresh, self.judge.record(None))
+            .and_then(|()| std::fs::rename(&fresh, &self.record));
+        if let Err(e) = written {
             log::error!("cannot write the record {}: {e}", self.record.display());
         }
     }
@@ -474,7 +479,7 @@ impl Room {
             {
                 continue;
             }
-            let Some((options, lines)) = self.judge.odds_request(self.people[person]) else {
+            let Some(request) = self.judge.odds_request(self.people[person]) else {
                 continue;
             };
             if self.odds[person].is_none() {
@@ -502,14 +507,22 @@ impl Room {
                 }
             }
             if let Some(worker) = &self.odds[person] {
+                // A new game (or a page that just came) starts the engine's game afresh.
+                if self.odds_asked[person].is_none() {
+                    worker.send(
+                        self.game,
+                        Job::NewGame {
+                            protocol: self.judge.protocol(),
+                            options: request.options,
+                        },
+                    );
+                }
                 worker.send(
                     self.game,
-                    Job::NewGame {
-                        protocol: self.judge.protocol(),
-                        options,
+                    Job::Ask {
+                        lines: request.lines,
                     },
                 );
-                worker.send(self.game, Job::Ask { lines });
                 self.odds_busy[person] = true;
                 self.odds_asked[person] = Some(plies);
             }

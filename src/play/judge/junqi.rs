@@ -5,7 +5,7 @@
 //! engines are told the game exactly as `qiyi referee` tells it, and a page's board is
 //! filtered by the same [`View`] an engine's `position` command is.
 
-use super::{Judge, Phase, Variant, Verdict, position_line};
+use super::{Judge, OddsRequest, Phase, Variant, Verdict, position_line};
 use crate::core::{Game, MoveList};
 use crate::games::GameKind;
 use crate::games::junqi::board::{self, Kind, NO_STATION, SEAT_NAMES, STATIONS, TABLES};
@@ -573,14 +573,14 @@ impl Judge for Junqi {
         Ok(())
     }
 
-    fn odds_request(&self, seat: usize) -> Option<(Vec<(String, String)>, Vec<String>)> {
+    fn odds_request(&self, seat: usize) -> Option<OddsRequest> {
         if self.info == Info::Open || self.phase == Phase::Deploy {
             return None;
         }
-        Some((
-            self.engine_options(seat),
-            vec![self.transcript.position(&self.seen(seat)), "d".into()],
-        ))
+        Some(OddsRequest {
+            options: self.engine_options(seat),
+            lines: vec![self.transcript.position(&self.seen(seat)), "d".into()],
+        })
     }
 }
 

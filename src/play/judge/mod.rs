@@ -49,6 +49,13 @@ pub struct Variant {
     pub chess960: bool,
 }
 
+/// What the odds engine of a seat is told: its options (its view), then the lines whose
+/// answer lists the hidden pieces' odds.
+pub struct OddsRequest {
+    pub options: Vec<(String, String)>,
+    pub lines: Vec<String>,
+}
+
 /// One game, as the table drives it. Seats are numbered in the game's turn order.
 pub trait Judge: Send {
     fn kind(&self) -> GameKind;
@@ -105,9 +112,9 @@ pub trait Judge: Send {
     fn ready(&mut self, _seat: usize) -> Result<(), String> {
         Err("this game has no deployment".into())
     }
-    /// The dark game's odds panel: the lines that make an engine told only `seat`'s view
-    /// describe the hidden pieces, and the options it needs.
-    fn odds_request(&self, _seat: usize) -> Option<(Vec<(String, String)>, Vec<String>)> {
+    /// The dark game's odds panel: what makes an engine told only `seat`'s view describe
+    /// the hidden pieces.
+    fn odds_request(&self, _seat: usize) -> Option<OddsRequest> {
         None
     }
 }

@@ -383,11 +383,16 @@ impl<G: Game> Judge for TwoPlayer<G> {
         // A Chess960 record castles king-takes-rook; either reading that accepts every
         // move is the record's.
         let mut last_error = String::new();
-        for chess960 in [false, true] {
+        let order = if text.contains("Chess960") {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        for chess960 in order {
             let mut game = TwoPlayer::<G>::new(self.spec);
             game.chess960 = chess960 && self.spec.kind == GameKind::Chess;
             if chess960 && !game.chess960 {
-                break;
+                continue;
             }
             game.pos = match G::start_with_rules(start, &game.rules()) {
                 Ok(pos) => pos,
