@@ -1,12 +1,12 @@
 //! Junqi perft against a second, deliberately simple move generator.
 //!
 //! The reference below shares nothing with the engine: it reads the board from
-//! `tests/data/junqi_board.json` (stations, rail edges, step edges; a copy of the rules'
-//! board listing) with `serde_json`, reads the engine's full notation on its own, rides
-//! rails by walking straight over the JSON graph (taking an arc only where the straight way
-//! on would enter the centre), lets engineers breadth-first search the rail graph, and
-//! transcribes combat, eliminations and the turn order from the rules text. Positions are
-//! copied, never unmade. The counts live in `tests/perft/junqi.perft`; both generators must
+//! `tests/data/junqi_board.json` (stations, rail edges, step edges: the board listing of
+//! `docs/rules/junqi.md` §2) with `serde_json`, reads the engine's full notation on its
+//! own, rides rails by walking straight over the JSON graph (taking an arc only where the
+//! straight way on would enter the centre), lets engineers breadth-first search the rail
+//! graph, and transcribes combat, eliminations and the turn order from the rules text
+//! (`docs/rules/junqi.md` §4 to §7). Positions are copied, never unmade. The counts live in `tests/perft/junqi.perft`; both generators must
 //! reproduce them.
 
 mod common;

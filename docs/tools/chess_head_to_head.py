@@ -11,8 +11,11 @@ once: the quick first test of a search change, whose speed bench measures separa
 Each opening of `bench_positions/chess_sprt_openings.epd` is played twice, colours
 swapped; a game ends by the rules (python-chess, draws claimable) or is drawn after 400
 plies. Results are from A's view; with `--sprt ELO0 ELO1` the match stops when the
-sequential test of `../shared/tools/sprt.py` decides (alpha = beta = 0.05). Openings are
-read, and the Elo estimate made, by `../shared/tools/chess_match.py`'s own functions.
+sequential test of the project's `sprt.py` decides (alpha = beta = 0.05). Openings are
+read, and the Elo estimate made, by the functions of the project's match runner
+`chess_match.py`. Those two scripts are kept outside the repository: `--tools DIR` names
+the directory that holds them (without it they must be importable already, e.g. through
+PYTHONPATH).
 """
 import argparse
 import os
@@ -25,7 +28,6 @@ import chess.engine
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "..", "shared", "tools"))
 
 
 def start(spec):
@@ -81,7 +83,11 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--openings", default=os.path.join(ROOT, "bench_positions", "chess_sprt_openings.epd"))
     ap.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"))
+    ap.add_argument("--tools", metavar="DIR",
+                    help="directory with the project's chess_match.py and sprt.py")
     args = ap.parse_args()
+    if args.tools:
+        sys.path.insert(0, args.tools)
     import sprt
     from chess_match import elo_estimate, load_openings
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the openings of the chess SPRT matches (`bench_positions/chess_sprt_openings.epd`):
 eight random plies from the start, kept when Debian's Stockfish at depth 12 scores the
-position within 40 centipawns. Not the openings of the matches against other engines
-(`../shared/data/chess_openings.epd`), which stay held out.
+position within 40 centipawns. Not the openings of the matches against other engines (the
+project's `chess_openings.epd`, kept outside the repository), which stay held out.
 
     python3 docs/tools/chess_sprt_openings.py 500 7 bench_positions/chess_sprt_openings.epd
 """

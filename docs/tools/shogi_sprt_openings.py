@@ -3,8 +3,8 @@
 (`bench_positions/shogi_sprt_openings.sfen`): six random plies from the start (cshogi's
 legal moves), kept when qiyi itself (the build named) scores the position within 150
 centipawns at depth 6. At fixed nodes a search repeats itself, so a self-match needs as
-many openings as games; the 14 of `../shared/data/shogi_openings.sfen` stay held out for
-matches against other engines.
+many openings as games; the 14 of the project's `shogi_openings.sfen` (kept outside the
+repository) stay held out for matches against other engines.
 
     python3 docs/tools/shogi_sprt_openings.py 300 7 target/release/qiyi \
         bench_positions/shogi_sprt_openings.sfen

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Time `go perft N` over USI, the shogi twin of ../shared/tools/perft_time.py: the clock
-starts when `go perft` is written and stops at the `Nodes searched` line, so process
-start-up is not counted. Prints nodes, best and median seconds and best nodes/second.
+"""Time `go perft N` over USI, the shogi twin of the project's UCI perft timer
+`perft_time.py` (kept outside the repository): the clock starts when `go perft` is
+written and stops at the `Nodes searched` line, so process start-up is not counted.
+Prints nodes, best and median seconds and best nodes/second.
 
   python3 docs/tools/usi_perft_time.py --engine ./target/release/qiyi --depth 5
   python3 docs/tools/usi_perft_time.py --engine /usr/games/fairy-stockfish \

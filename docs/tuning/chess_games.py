@@ -18,7 +18,11 @@ is one noisy bit shared by every position of the game; the score is a judgement 
 position itself, so the tuner can blend the two (`qiyi tune --lambda`) and learn from
 far fewer games.
 
-Usage: python3 docs/tuning/chess_games.py --games 4000 --workers 2 --out chess_games.txt
+Usage: python3 docs/tuning/chess_games.py --games 4000 --workers 2 --out chess_games.txt \
+           --openings chess_openings.epd
+
+`--openings` names the book: the project's 20 openings, `chess_openings.epd`, kept outside
+the repository.
 """
 import argparse
 import multiprocessing
@@ -28,7 +32,6 @@ import sys
 
 import chess
 
-OPENINGS = "../shared/data/chess_openings.epd"
 
 
 class Stockfish:
@@ -125,9 +128,9 @@ def play(sf, openings, rng, nodes):
 
 
 def worker(args):
-    seed, games, path, out = args
+    seed, games, path, out, book = args
     rng = random.Random(seed)
-    openings = [" ".join(line.split()[:4]) + " 0 1" for line in open(OPENINGS) if line.strip()]
+    openings = [" ".join(line.split()[:4]) + " 0 1" for line in open(book) if line.strip()]
     openings.append(chess.STARTING_FEN)
     sf = Stockfish(path)
     written = 0
@@ -153,15 +156,17 @@ def main():
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--openings", required=True,
+                    help="EPD book the games start from (the project's chess_openings.epd)")
     a = ap.parse_args()
     jobs = [
-        (a.seed * 1000 + w, a.games // a.workers, a.stockfish, f"{a.out}.{w}")
+        (a.seed * 1000 + w, a.games // a.workers, a.stockfish, f"{a.out}.{w}", a.openings)
         for w in range(a.workers)
     ]
     with multiprocessing.Pool(a.workers) as pool:
         total = sum(pool.map(worker, jobs))
     with open(a.out, "w") as out:
-        for _, _, _, part in jobs:
+        for _, _, _, part, _ in jobs:
             out.write(open(part).read())
     print(f"{total} positions", file=sys.stderr)
 

@@ -16,7 +16,11 @@ declaration.
 Output lines: `<SFEN> | <result> | <score>`: the result from sente's view (1, 0.5 or 0)
 and the score in centipawns from sente's view.
 
-Usage: python3 docs/tuning/shogi_games.py --games 3000 --workers 2 --out shogi_games.txt
+Usage: python3 docs/tuning/shogi_games.py --games 3000 --workers 2 --out shogi_games.txt \
+           --openings shogi_openings.sfen
+
+`--openings` names the book: the project's 14 openings, `shogi_openings.sfen`, kept outside
+the repository.
 """
 import argparse
 import multiprocessing
@@ -26,7 +30,6 @@ import sys
 
 import cshogi
 
-OPENINGS = "../shared/data/shogi_openings.sfen"
 MATE = 100000
 
 
@@ -148,9 +151,9 @@ def play(engine, openings, rng, nodes):
 
 
 def worker(args):
-    seed, games, path, out = args
+    seed, games, path, out, book = args
     rng = random.Random(seed)
-    openings = [line.strip() for line in open(OPENINGS) if line.strip()]
+    openings = [line.strip() for line in open(book) if line.strip()]
     engine = Engine(path)
     written = 0
     with open(out, "w") as f:
@@ -175,15 +178,17 @@ def main():
     ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--openings", required=True,
+                    help="SFEN book the games start from (the project's shogi_openings.sfen)")
     a = ap.parse_args()
     jobs = [
-        (a.seed * 1000 + w, a.games // a.workers, a.engine, f"{a.out}.{w}")
+        (a.seed * 1000 + w, a.games // a.workers, a.engine, f"{a.out}.{w}", a.openings)
         for w in range(a.workers)
     ]
     with multiprocessing.Pool(a.workers) as pool:
         total = sum(pool.map(worker, jobs))
     with open(a.out, "w") as out:
-        for _, _, _, part in jobs:
+        for _, _, _, part, _ in jobs:
             out.write(open(part).read())
     print(f"{total} positions", file=sys.stderr)
 

@@ -9,9 +9,10 @@
 //! Root moves are the same in every world ([`Hidden::sample`] promises it), so each world
 //! scores all of them. Scores become win probabilities, measured from the world's median
 //! move, before they are averaged: a world in which a flag falls must not outweigh all
-//! the others, as a raw score would. The move played is the best mean less its standard
-//! error ([`CAUTION`]). Worlds are searched in parallel on the `Threads` option's
-//! threads, each world on one thread.
+//! the others, as a raw score would. The move played is the best mean less [`CAUTION`]
+//! standard errors. Worlds are searched in parallel on the `Threads` option's threads,
+//! each world on one thread. `docs/design/junqi-dark.md` §6 describes this search as the
+//! Junqi dark game uses it.
 
 use super::alphabeta::{Histories, Worker};
 use super::{

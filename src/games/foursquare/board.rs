@@ -69,10 +69,10 @@ pub(super) fn parse_square(text: &[u8]) -> Option<u8> {
     }
 }
 
-/// The capture patterns in the rules' priority order, as offsets from the moved piece's
-/// square p to the friendly piece and to the captured enemy (+1 = +file, +4 = +rank):
-/// along the rank A towards +, A towards −, B with the enemy at +, B with the enemy at −,
-/// then the same four along the file.
+/// The capture patterns in the rules' priority order (`docs/rules/foursquare.md` §3), as
+/// offsets from the moved piece's square p to the friendly piece and to the captured
+/// enemy (+1 = +file, +4 = +rank): along the rank A towards +, A towards −, B with the
+/// enemy at +, B with the enemy at −, then the same four along the file.
 const PATTERNS: [(i8, i8); 8] = [
     (1, 2),
     (-1, -2),

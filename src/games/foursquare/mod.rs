@@ -2,8 +2,8 @@
 //!
 //! Pieces step to an adjacent empty point; a step captures when the moved piece forms
 //! own–own–enemy with a neighbour along a rank or file (at most one capture, ranks first);
-//! a side left with one piece, or with no step, loses. The binding rules, FSN and the
-//! UGI conventions are in `rules/foursquare.md` of the shared project notes.
+//! a side left with one piece, or with no step, loses. The rules, FSN and the UGI
+//! conventions the code follows are in `docs/rules/foursquare.md`.
 //!
 //! - `board`: the position as two `u16` bitboards, move generation with the capture
 //!   rule worked out at generation time, make/unmake, end of game and hash.

@@ -1,5 +1,5 @@
-//! The Siguo Junqi board: 129 stations on seed 000's centre-origin 17x17 frame, and every
-//! table the move generator reads, built once.
+//! The Siguo Junqi board: 129 stations on a centre-origin 17x17 frame
+//! (`docs/rules/junqi.md` §2), and every table the move generator reads, built once.
 //!
 //! Stations are indexed densely, `0..129`: seat `s` (S=0, E=1, N=2, W=3) owns stations
 //! `30*s .. 30*s+30` in slot order (`slot = 5*row + col`, row 0 the front row), and the
@@ -36,7 +36,7 @@ pub enum Kind {
     Hq,
 }
 
-/// The coordinates of a seat's slot, per the rules file.
+/// The coordinates of a seat's slot (`docs/rules/junqi.md` §2.2).
 pub const fn slot_xy(seat: usize, slot: usize) -> (i32, i32) {
     let (row, col) = ((slot / 5) as i32, (slot % 5) as i32);
     match seat {
@@ -295,7 +295,7 @@ mod tests {
     use serde_json::Value;
     use std::collections::BTreeSet;
 
-    /// The board listing kept with the tests (a copy of the rules' `junqi_board.json`).
+    /// The board listing kept with the tests (`docs/rules/junqi.md` §2 describes it).
     fn json() -> Value {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/junqi_board.json");
         let text = std::fs::read_to_string(path).expect("tests/data/junqi_board.json");

@@ -1,7 +1,8 @@
 //! Siguo Junqi (四国军棋): four seats, two teams (S+N against E+W), open game.
 //!
-//! The binding rules, board and notation are in `rules/junqi.md` of the shared project
-//! notes; the board follows seed 000's centre-origin 17x17 frame.
+//! The rules, board and notation the code follows are in `docs/rules/junqi.md`; the board
+//! is a centre-origin 17x17 frame (§2 there). The dark game's inference and search are
+//! described in `docs/design/junqi-dark.md`.
 //!
 //! - `board`: station numbering, kinds, rail adjacency, ride rays, step adjacency.
 //! - `position`: pieces, move generation, combat, eliminations, make/unmake, hash.
@@ -45,7 +46,7 @@ use std::sync::Arc;
 const DRAW_PLIES: &str = "NoCombatDrawPlies";
 /// Rule option: the pass or timeout that eliminates its seat (0 = never).
 const MAX_PASSES: &str = "MaxPasses";
-/// Option: what the engine is told (`rules/junqi.md`, "What the engine is told").
+/// Option: what the engine is told (`docs/rules/junqi.md` §11).
 const INFO: &str = "Info";
 /// The values of [`INFO`].
 const INFO_MODES: [&str; 3] = ["open", "double-open", "dark"];

@@ -1,5 +1,5 @@
-//! Position notation: the `setup` form of the rules file, the engine's full form, and the
-//! board diagram.
+//! Position notation: the `setup` form of `docs/rules/junqi.md` §9.2, the engine's full
+//! form (§9.3 there), and the board diagram.
 //!
 //! # Full form
 //!

@@ -1,7 +1,7 @@
 //! The referee's record of a game: plies with the report every seat sees in the dark game
 //! (`i6i7=m`, `f7f8=w+h17`, `k6k7=b#`), the plies without a piece (`pass`, `timeout`,
-//! `resign`) and `out:<seat>` announcements, as `rules/junqi.md` (Notation, `Info`)
-//! writes them.
+//! `resign`) and `out:<seat>` announcements, as `docs/rules/junqi.md` §9.5 and §11
+//! write them.
 //!
 //! The report is all that is public of a ply: from, to and what happened, never a rank. A
 //! referee computes it from the open position ([`Position::record`]); an engine that

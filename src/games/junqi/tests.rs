@@ -1,5 +1,5 @@
-//! The rules file's edge cases, one named test each, plus setup validation, notation
-//! round trips and make/unmake over random walks.
+//! The edge cases of `docs/rules/junqi.md` (§8 and the rules they refine), one named test
+//! each, plus setup validation, notation round trips and make/unmake over random walks.
 
 use super::board::{self, SEAT_NAMES};
 use super::notation;

@@ -1,6 +1,6 @@
 //! Soft evidence about hidden ranks: per-piece log-weights `loglik[piece][rank]` that make
-//! some consistent worlds likelier than others, never a hard exclusion (design §4.3,
-//! pitfall "overconfident hard pruning").
+//! some consistent worlds likelier than others, never a hard exclusion
+//! (`docs/design/junqi-dark.md` §4.3: only hard facts prune).
 //!
 //! Two sources, each with a weight in [`Evidence`]:
 //! - **Deployment habits**: how often a rank stands on a slot in lineups, estimated once

@@ -1,12 +1,12 @@
-//! Exact inference over hidden ranks (design §3 and §4.2): a 12-bit domain per piece, a
-//! binary constraint per combat, and the per-seat counts as a global cardinality
-//! constraint, propagated to a fixpoint.
+//! Exact inference over hidden ranks (`docs/design/junqi-dark.md` §3 and §4.2): a 12-bit
+//! domain per piece, a binary constraint per combat, and the per-seat counts as a global
+//! cardinality constraint, propagated to a fixpoint.
 //!
 //! - A combat's constraint is the table of `(attacker rank, defender rank)` pairs whose
 //!   outcome under the combat rule ([`survivor`]) is the reported one, with the flag taken
 //!   or not, and a removed piece being its seat's marshal exactly when the referee made
-//!   that seat's flag public. Deriving the table from the rule keeps §3 in one place (the
-//!   tests check the table against §3's worked examples).
+//!   that seat's flag public. Deriving the table from the rule keeps the combat rule in
+//!   one place (the tests check the table against the design's worked examples, §3.3).
 //! - The counts (1a 1b 2c 2d 2e 2f 3g 3h 3i 3j 2k 1l over the 25 pieces of a seat, dead
 //!   ones included) are filtered Régin-style: one complete assignment of pieces to ranks
 //!   (a matching with capacities) is kept; as every capacity is used, a piece may take

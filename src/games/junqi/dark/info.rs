@@ -1,5 +1,6 @@
 //! The information state of a seat: a `setup` whose hidden seats are `-`, replayed
-//! through the referee's record (`rules/junqi.md`, "What the engine is told: `Info`").
+//! through the referee's record (`docs/rules/junqi.md` §11; `docs/design/junqi-dark.md`
+//! §4.4).
 //!
 //! It keeps the public board (each station empty or a [`PieceId`]), which pieces moved and
 //! which are dead, eliminations, public flags, the no-combat counter, passes and the seat

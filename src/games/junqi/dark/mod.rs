@@ -6,8 +6,9 @@
 //!   check the rules allow (a record impossible under the rules and the given ranks is a
 //!   [`InfoError`] naming the ply and token).
 //! - `infer`: [`Belief`], a 12-bit rank domain per piece narrowed by deployment, movement,
-//!   every combat outcome (design §3, derived from the combat rule itself) and the per-seat
-//!   counts as a global cardinality constraint, propagated to a fixpoint.
+//!   every combat outcome (`docs/design/junqi-dark.md` §3, derived from the combat rule
+//!   itself) and the per-seat counts as a global cardinality constraint, propagated to a
+//!   fixpoint.
 //! - `evidence`: soft evidence ([`Evidence`]): deployment habits and pieces that never
 //!   moved, as per-piece log-weights; never a hard exclusion.
 //! - `hidden`: [`Knowledge`], the state and its sampler as the search sees them: worlds

@@ -1,6 +1,6 @@
 //! Complete rank assignments (worlds) consistent with every hard fact, drawn without
 //! failure or retry, each with an importance weight toward the target
-//! `π(x) ∝ Π_p exp(loglik[p][x_p])` over consistent `x` (design §4.3).
+//! `π(x) ∝ Π_p exp(loglik[p][x_p])` over consistent `x` (`docs/design/junqi-dark.md` §5).
 //!
 //! The draw fixes one piece at a time and only ever offers it ranks with which the rest
 //! can still be completed, so it never backtracks:
