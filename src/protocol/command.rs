@@ -39,6 +39,8 @@ pub enum Command {
     GameOver,
     /// `d`: print the position for humans.
     Display,
+    /// `help`: list the commands, for a person at a terminal.
+    Help,
     /// `quit`, or the end of input.
     Quit,
 }

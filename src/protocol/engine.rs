@@ -580,7 +580,8 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
                 self.out
                     .lines(&text.lines().map(str::to_string).collect::<Vec<_>>());
             }
-            Command::Hello(_) => {}
+            // The command loop answers these before any engine would.
+            Command::Hello(_) | Command::Help => {}
         }
         Ok(())
     }

@@ -25,6 +25,26 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
+/// What `help` prints: the commands, for a person who started the engine at a terminal.
+pub const HELP: &str = "\
+qiyi plays chess (UCI), shogi (USI), Siguo Junqi and FourSquare (UGI) on this terminal.
+  uci | usi | ugi              start: picks the protocol and game, lists the options
+  setoption name <N> value <V> set an option; Game chooses chess, shogi, junqi, foursquare
+  isready                      answered readyok once the engine can take commands
+  ucinewgame                   a new game (also usinewgame, uginewgame)
+  position startpos|fen <position> [moves <m1> <m2> ...]
+                               the position to think about (Junqi: setup ..., shogi: sfen ...)
+  go movetime <ms> | depth <d> | nodes <n> | infinite | wtime <ms> btime <ms> ...
+                               search; answered bestmove <move>
+  go perft <depth>             count the legal move tree below each move
+  go deploy                    Junqi: a lineup for the seat to move
+  stop                         end the search now
+  d                            show the board
+  query gameover|p1turn|result|turn
+                               UGI's questions, answered response ...
+  quit                         leave
+Also: qiyi play (a board in the browser), qiyi --help (every subcommand).";
+
 /// Lines longer than this are answered with an error instead of being buffered whole.
 const MAX_LINE: usize = 1 << 20;
 /// Error lines are cut to this many characters, whatever input they quote.
@@ -249,6 +269,9 @@ impl Loop {
             Command::IsReady if self.session.is_none() && self.game.is_none() => {
                 self.out.line("readyok")
             }
+            Command::Help => self
+                .out
+                .lines(&HELP.lines().map(String::from).collect::<Vec<_>>()),
             command => self.session()?.handle(command)?,
         }
         Ok(true)
@@ -317,6 +340,15 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, String>> {
 
 /// Runs the protocol loop on stdin/stdout until `quit` or the end of input.
 pub fn run(game: Option<GameKind>) {
+    // A person at a terminal is told how to begin; a GUI (stdin a pipe) sees nothing.
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!(
+            "qiyi {}: type uci (chess), usi (shogi) or ugi (FourSquare; then setoption name \
+             Game value junqi) to start, help for the commands; `qiyi play` opens a board in \
+             the browser.",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
     let out = Output::stdout();
     let input = spawn_reader();
     let mut state = Loop {

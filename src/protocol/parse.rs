@@ -62,6 +62,7 @@ pub fn parse(line: &str, game: GameKind) -> Result<Option<Command>, ParseError> 
             )),
         },
         "d" => no_arguments(Command::Display),
+        "help" => no_arguments(Command::Help),
         "quit" => Ok(Some(Command::Quit)),
         _ => error(format!("unknown command {}", quote(head))),
     }
