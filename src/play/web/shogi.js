@@ -110,10 +110,9 @@ export function createBoard(root, hooks) {
   };
   const sameSel = (a, b) => !!a && !!b && a.from === b.from && a.drop === b.drop;
 
+  // hands above and below the board on a tall window, beside it on a wide one
   function portrait() {
-    const w = root.clientWidth || window.innerWidth;
-    const h = root.clientHeight || window.innerHeight;
-    return w < h * 1.1;
+    return window.innerWidth < window.innerHeight;
   }
 
   // the viewBox and where the board and the two hands go
