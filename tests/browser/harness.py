@@ -278,10 +278,23 @@ class Browser:
 
     # -- boards ----------------------------------------------------------------------
 
+    def click_css(self, selector, timeout=None):
+        """Clicks the first element matching selector, finding it again when the page
+        redrew it between finding and clicking (the boards redraw on every state)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        def attempt():
+            try:
+                self.wait_css(selector, timeout)[0].click()
+                return True
+            except StaleElementReferenceException:
+                return False
+
+        self.wait(attempt, "a click on %r" % selector, timeout)
+
     def click_square(self, square, cls="piece"):
         """Clicks `[data-square=X].cls` (cls `piece`, `target`, `square` ...)."""
-        sel = '.%s[data-square="%s"]' % (cls, square)
-        self.wait_css(sel)[0].click()
+        self.click_css('.%s[data-square="%s"]' % (cls, square))
 
     def select(self, square):
         """Clicks the piece on `square`; returns the squares of the targets it shows."""
@@ -295,17 +308,49 @@ class Browser:
         )
         if not targets:
             return []
-        return [t.get_attribute("data-square") for t in self.css(".target")]
+        return self.attrs(".target", "data-square")
+
+    def attrs(self, selector, name):
+        """The attribute `name` of every element matching selector, read in one go."""
+        return self.driver.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0]), e => e.getAttribute(arguments[1]));",
+            selector,
+            name,
+        )
 
     def click_move(self, frm, to):
         """Clicks the piece on `frm`, then the target on `to`."""
         self.click_square(frm, "piece")
-        self.wait_css('.target[data-square="%s"]' % to, timeout=10)[0].click()
+        self.click_css('.target[data-square="%s"]' % to, timeout=10)
+
+    def drag_move(self, frm, to):
+        """Drags the piece on `frm` onto the square `to` (a press, moves, a release).
+        The board redraws as the drag starts, so the way is measured beforehand."""
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        centre = (
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "return [r.left + r.width / 2, r.top + r.height / 2];"
+        )
+        self.wait_css('.piece[data-square="%s"]' % frm)
+        fx, fy = self.driver.execute_script(centre, '.piece[data-square="%s"]' % frm)
+        tx, ty = self.driver.execute_script(centre, '[data-square="%s"]:not(.piece):not(.target)' % to)
+        piece = self.css('.piece[data-square="%s"]' % frm)[0]
+        chain = ActionChains(self.driver).click_and_hold(piece)
+        dx, dy = int(round(tx - fx)), int(round(ty - fy))
+        steps = 4
+        done_x = done_y = 0
+        for i in range(1, steps + 1):
+            sx, sy = dx * i // steps - done_x, dy * i // steps - done_y
+            chain.move_by_offset(sx, sy)
+            done_x += sx
+            done_y += sy
+        chain.release().perform()
 
     def click_drop(self, letter, seat, to):
         """Shogi: clicks the hand piece `letter` of `seat`, then the target on `to`."""
-        self.wait_css('.hand-piece[data-drop="%s"][data-seat="%s"]' % (letter, seat))[0].click()
-        self.wait_css('.target[data-square="%s"]' % to, timeout=10)[0].click()
+        self.click_css('.hand-piece[data-drop="%s"][data-seat="%s"]' % (letter, seat))
+        self.click_css('.target[data-square="%s"]' % to, timeout=10)
 
     def js_errors(self):
         """Uncaught exceptions the page logged since the last call."""

@@ -6,7 +6,7 @@
 Each test starts `qiyi play` (through harness.py), opens its URL in headless Chromium
 and plays by clicking what a person clicks: one of its own `.piece`s, then a `.target`.
 Chess and shogi play a few random moves against the engine (shogi prefers drops, then
-captures, so the hands fill); FourSquare plays a whole game to its end. Every board is
+captures, so the hands fill, and goes on until it has dropped a piece, 30 moves at most); FourSquare plays a whole game to its end. Every board is
 photographed at 1280x800 and 390x844 into the screenshots directory. The last line is
 `N passed, N failed`; the exit status is non-zero when any test failed or the browser
 tools are missing.
@@ -119,9 +119,9 @@ def send_and_wait(b, before, turn_texts, timeout=20.0):
 def candidate_moves(b, you, rng, scan_all):
     """[(from, [targets])] for this seat's pieces, in random order; stops at the first
     piece with targets unless scan_all."""
-    squares = [p.get_attribute("data-square") for p in b.css('.piece.movable[data-seat="%d"]' % you)]
+    squares = b.attrs('.piece.movable[data-seat="%d"]' % you, "data-square")
     if not squares:
-        squares = [p.get_attribute("data-square") for p in b.css('.piece[data-seat="%d"]' % you)]
+        squares = b.attrs('.piece[data-seat="%d"]' % you, "data-square")
     rng.shuffle(squares)
     found = []
     for sq in squares:
@@ -135,9 +135,11 @@ def candidate_moves(b, you, rng, scan_all):
 
 def deselect(b):
     """Clicks the selected piece again, so no selection is left."""
-    sel = b.css(".piece.selected, .hand-piece.selected")
-    if sel:
-        sel[0].click()
+    if b.css(".piece.selected, .hand-piece.selected"):
+        try:
+            b.click_css(".piece.selected, .hand-piece.selected", timeout=2)
+        except HarnessError:
+            pass  # the page redrew without it meanwhile
         b.wait(lambda: not b.css(".target"), "the targets to go", timeout=5, raise_on_timeout=False)
 
 
@@ -147,7 +149,7 @@ def play_random_move(b, you, rng, prefer_captures=False):
     check(found, "no piece of seat %d shows a target" % you)
     choice = None
     if prefer_captures:
-        enemy = {p.get_attribute("data-square") for p in b.css('.piece[data-seat="%d"]' % (1 - you))}
+        enemy = set(b.attrs('.piece[data-seat="%d"]' % (1 - you), "data-square"))
         captures = [(f, t) for f, ts in found for t in ts if t in enemy]
         if captures:
             choice = rng.choice(captures)
@@ -159,7 +161,7 @@ def play_random_move(b, you, rng, prefer_captures=False):
     if not b.css('.piece.selected[data-square="%s"]' % frm):
         deselect(b)
         b.click_square(frm, "piece")
-    b.wait_css('.target[data-square="%s"]' % to, timeout=10)[0].click()
+    b.click_css('.target[data-square="%s"]' % to, timeout=10)
     return frm, to
 
 
@@ -210,8 +212,16 @@ def test_chess(ctx):
         check(b.text("#turn"), "#turn is empty")
         for ply in range(4):
             before = moves_count(b)
-            frm, to = play_random_move(b, 0, ctx.rng)
-            print("    chess: %s%s" % (frm, to))
+            if ply == 0:
+                # the first move by drag and drop
+                frm, targets = candidate_moves(b, 0, ctx.rng, scan_all=False)[0]
+                deselect(b)
+                to = ctx.rng.choice(targets)
+                b.drag_move(frm, to)
+                print("    chess: %s%s (dragged)" % (frm, to))
+            else:
+                frm, to = play_random_move(b, 0, ctx.rng)
+                print("    chess: %s%s" % (frm, to))
             send_and_wait(b, before, turn_texts)
             phase = wait_my_turn(b, turn_texts)
             if phase == "over":
@@ -242,11 +252,10 @@ def test_chess_black(ctx):
 def drop_moves(b, you):
     """[(letter, [targets])] for this seat's hand pieces."""
     found = []
-    for hp in b.css('.hand-piece[data-seat="%d"]' % you):
-        letter = hp.get_attribute("data-drop")
-        hp.click()
+    for letter in b.attrs('.hand-piece[data-seat="%d"]' % you, "data-drop"):
+        b.click_css('.hand-piece[data-seat="%d"][data-drop="%s"]' % (you, letter))
         b.wait(lambda: b.css(".target") or b.css(".hand-piece.selected"), "drop targets", timeout=5, raise_on_timeout=False)
-        targets = [t.get_attribute("data-square") for t in b.css(".target")]
+        targets = b.attrs(".target", "data-square")
         if targets:
             found.append((letter, targets))
         deselect(b)
@@ -264,7 +273,10 @@ def test_shogi(ctx):
         r9a, r1i = rect(b, '.square[data-square="9a"]'), rect(b, '.square[data-square="1i"]')
         check(r9a[0] < r1i[0] and r9a[1] < r1i[1], "sente's board is not oriented with 9a top left")
         dropped = False
-        for ply in range(10):
+        # at least 6 moves; then on until a drop has been played, 30 at most
+        for ply in range(30):
+            if ply >= 6 and dropped:
+                break
             # captured pieces go to a hand, which the page shows
             on_board = b.count(".piece")
             if on_board < 40:
@@ -274,7 +286,7 @@ def test_shogi(ctx):
             if drops:
                 letter, targets = ctx.rng.choice(drops)
                 to = ctx.rng.choice(targets)
-                count_before = b.css('.hand-piece[data-drop="%s"][data-seat="0"]' % letter)[0].get_attribute("data-count")
+                count_before = b.attrs('.hand-piece[data-drop="%s"][data-seat="0"]' % letter, "data-count")
                 b.click_drop(letter, 0, to)
                 print("    shogi: %s*%s (hand had %s)" % (letter, to, count_before))
                 send_and_wait(b, before, turn_texts)
