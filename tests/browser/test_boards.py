@@ -307,6 +307,15 @@ def test_shogi(ctx):
         check(len(turn_texts) >= 2, "#turn never changed: %r" % sorted(turn_texts))
         no_js_errors(b)
         screenshots(ctx, b, "shogi")
+        # the language button switches kanji and letters
+        king = '.piece[data-piece="K"][data-seat="0"] text'
+        before_text = b.wait(lambda: b.text(king), "sente's king")
+        if b.css("#lang"):
+            b.click_css("#lang")
+            after = b.wait(lambda: (lambda t: t if t and t != before_text else None)(b.text(king)), "the king's name to change with #lang", timeout=10)
+            check({before_text, after} == {"玉", "K"}, "the king reads %r then %r" % (before_text, after))
+            b.screenshot(ctx.shots, "shogi-%s-1280x800" % ("en" if after == "K" else "zh"))
+            no_js_errors(b)
 
 
 def test_foursquare(ctx):

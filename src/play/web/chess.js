@@ -219,7 +219,7 @@ export function createBoard(root, hooks) {
     }
     selected = null;
     sending = true;
-    setTimeout(() => { sending = false; }, 4000);
+    setTimeout(() => { sending = false; }, 2000);
     safeDraw();
     if (typeof hooks.move === 'function') hooks.move(text);
   }

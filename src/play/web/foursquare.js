@@ -215,7 +215,7 @@ export function createBoard(root, hooks) {
     if (!entry) return;
     selected = null;
     sending = true;
-    setTimeout(() => { sending = false; }, 4000);
+    setTimeout(() => { sending = false; }, 2000);
     safeDraw();
     if (typeof hooks.move === 'function') hooks.move(entry.text);
   }
