@@ -104,7 +104,7 @@ export function createBoard(root, hooks) {
       for (let r = 1; r <= 8; r++) {
         const name = FILES[f] + r;
         const [x, y] = xy(name);
-        const light = (f + r) % 2 === 1;
+        const light = (f + r) % 2 === 0; // a1 dark, h1 light
         el('rect', {
           x, y, width: S, height: S,
           class: 'square ' + (light ? 'light' : 'dark'),
@@ -118,10 +118,10 @@ export function createBoard(root, hooks) {
     for (let i = 0; i < 8; i++) {
       const fileName = you() === 1 ? FILES[7 - i] : FILES[i];
       const rankName = you() === 1 ? i + 1 : 8 - i;
-      // the bottom row's square i is light for i even, the left column's for i odd
-      const t1 = el('text', { x: i * S + S - 5, y: 8 * S - 6, 'text-anchor': 'end', fill: i % 2 === 0 ? '#b58863' : '#efd9b5' }, coords);
+      // the bottom row's square i is dark for i even, the left column's light
+      const t1 = el('text', { x: i * S + S - 5, y: 8 * S - 6, 'text-anchor': 'end', fill: i % 2 === 0 ? '#efd9b5' : '#b58863' }, coords);
       t1.textContent = fileName;
-      const t2 = el('text', { x: 5, y: i * S + 19, fill: i % 2 === 1 ? '#b58863' : '#efd9b5' }, coords);
+      const t2 = el('text', { x: 5, y: i * S + 19, fill: i % 2 === 0 ? '#b58863' : '#efd9b5' }, coords);
       t2.textContent = rankName;
     }
 
