@@ -9,7 +9,9 @@ Chess and shogi play a few random moves against the engine (shogi prefers drops,
 captures, so the hands fill, and goes on until it has dropped a piece, 30 moves at most); FourSquare plays a whole game to its end. Every board is
 photographed at 1280x800 and 390x844 into the screenshots directory. The last line is
 `N passed, N failed`; the exit status is non-zero when any test failed or the browser
-tools are missing.
+tools are missing. The checks are plain functions run by main(), not pytest tests; `-k
+WORD` runs those whose name holds WORD, `--assets DIR` serves the page files from DIR
+(QIYI_PLAY_ASSETS) instead of the ones built into the binary.
 """
 
 import argparse
@@ -199,7 +201,7 @@ def no_js_errors(b):
 # -- the tests --------------------------------------------------------------------------
 
 
-def test_chess(ctx):
+def check_chess(ctx):
     args = ["--game", "chess", "--seat", "white", "--movetime", "300"]
     with PlayServer(ctx.bin, args, assets=ctx.assets, log_dir=ctx.log_dir) as server, Browser(*SIZES[0]) as b:
         open_game(b, server)
@@ -233,7 +235,7 @@ def test_chess(ctx):
         screenshots(ctx, b, "chess")
 
 
-def test_chess_black(ctx):
+def check_chess_black(ctx):
     args = ["--game", "chess", "--seat", "black", "--movetime", "200"]
     with PlayServer(ctx.bin, args, assets=ctx.assets, log_dir=ctx.log_dir) as server, Browser(*SIZES[1]) as b:
         open_game(b, server)
@@ -262,7 +264,7 @@ def drop_moves(b, you):
     return found
 
 
-def test_shogi(ctx):
+def check_shogi(ctx):
     args = ["--game", "shogi", "--seat", "sente", "--movetime", "300"]
     with PlayServer(ctx.bin, args, assets=ctx.assets, log_dir=ctx.log_dir) as server, Browser(*SIZES[0]) as b:
         open_game(b, server)
@@ -318,7 +320,7 @@ def test_shogi(ctx):
             no_js_errors(b)
 
 
-def test_foursquare(ctx):
+def check_foursquare(ctx):
     args = ["--game", "foursquare", "--seat", "black", "--movetime", "100"]
     with PlayServer(ctx.bin, args, assets=ctx.assets, log_dir=ctx.log_dir) as server, Browser(*SIZES[0]) as b:
         open_game(b, server)
@@ -348,7 +350,7 @@ def test_foursquare(ctx):
         screenshots(ctx, b, "foursquare", "-over")
 
 
-TESTS = [test_chess, test_chess_black, test_shogi, test_foursquare]
+TESTS = [check_chess, check_chess_black, check_shogi, check_foursquare]
 
 
 def main(argv=None):
