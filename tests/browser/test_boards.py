@@ -233,6 +233,31 @@ def check_chess(ctx):
         check(len(turn_texts) >= 2, "#turn never changed: %r" % sorted(turn_texts))
         no_js_errors(b)
         screenshots(ctx, b, "chess")
+        check_replay(ctx, b)
+
+
+def check_replay(ctx, b):
+    """Loads a `position ...` line in the replay panel: the board shows its last frame,
+    highlights its last move and offers no move."""
+    b.click_css("#replay-panel summary")
+    b.wait(lambda: b.css("#replay-text")[0].is_displayed(), "the replay panel to open", timeout=5)
+    box = b.css("#replay-text")[0]
+    box.clear()
+    box.send_keys("position startpos moves e2e4 e7e5 g1f3")
+    b.click_css("#replay-load")
+    b.wait_attr("data-replay", "true", timeout=15)
+    b.wait(lambda: b.css("#replay-last") and b.css("#replay-last")[0].is_enabled(), "#replay-last", timeout=5, raise_on_timeout=False)
+    if b.css("#replay-last") and b.css("#replay-last")[0].is_enabled():
+        b.click_css("#replay-last")
+    b.wait_css('.piece[data-square="f3"]', timeout=10)
+    check(not b.css('.piece[data-square="g1"]') and b.css('.piece[data-square="e5"]'), "the replay's last frame is not drawn")
+    check(set(b.attrs(".last-move", "data-square")) == {"g1", "f3"}, "the replay's last move is not highlighted")
+    b.click_square("f3", "piece")
+    check(not b.css(".target"), "a replay frame offers moves")
+    b.screenshot(ctx.shots, "chess-replay-1280x800")
+    b.click_css("#replay-exit")
+    b.wait_attr("data-replay", "false", timeout=10)
+    no_js_errors(b)
 
 
 def check_chess_black(ctx):
