@@ -375,7 +375,11 @@ def check_foursquare(ctx):
         screenshots(ctx, b, "foursquare", "-over")
 
 
-TESTS = [check_chess, check_chess_black, check_shogi, check_foursquare]
+def tests():
+    """Every check, the Junqi one from its own module."""
+    from test_junqi import check_junqi_dark
+
+    return [check_junqi_dark, check_chess, check_chess_black, check_shogi, check_foursquare]
 
 
 def main(argv=None):
@@ -408,7 +412,7 @@ def main(argv=None):
     ctx = Context(args)
     print("browser tests: bin %s, seed %d, screenshots in %s" % (args.bin, args.seed, args.screenshots))
     passed = failed = 0
-    for test in TESTS:
+    for test in tests():
         if args.only and args.only not in test.__name__:
             continue
         start = time.monotonic()
