@@ -650,3 +650,14 @@ fn missing(why: &str) {
     assert!(std::env::var_os("CI").is_none(), "{message}");
     eprintln!("{message}");
 }
+
+#[test]
+fn a_persons_clock_runs_out() {
+    let server = Server::start("clock", &["--game", "foursquare", "--clock", "1"]);
+    let mut page = Page::of(&server);
+    assert_eq!(page.state["clock"], 1, "{}", page.state);
+    let over = page.until(|m| m["type"] == "state" && m["phase"] == "over");
+    let text = over["result"]["text"].as_str().unwrap();
+    assert!(text.contains("black ran out of time"), "{text}");
+    assert_eq!(over["result"]["winner"], 1);
+}

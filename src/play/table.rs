@@ -153,6 +153,7 @@ impl Room {
     fn run(mut self, inbox: Receiver<Event>) {
         loop {
             self.dispatch();
+            self.note_turn();
             let event = match self.clock_left() {
                 Some(left) => inbox.recv_timeout(left),
                 None => inbox.recv().map_err(|_| RecvTimeoutError::Disconnected),
@@ -222,15 +223,19 @@ impl Room {
         }
     }
 
+    /// Starts the turn's clock when a new turn has begun.
+    fn note_turn(&mut self) {
+        let now = (self.judge.plies(), self.judge.turn());
+        if (self.turn_start.0, self.turn_start.1) != now {
+            self.turn_start = (now.0, now.1, Instant::now());
+        }
+    }
+
     /// Time left on a person's clock, when one runs.
-    fn clock_left(&mut self) -> Option<Duration> {
+    fn clock_left(&self) -> Option<Duration> {
         let seat = self.judge.turn()?;
         if self.options.clock == 0 || !self.people.contains(&seat) {
             return None;
-        }
-        let now = (self.judge.plies(), Some(seat));
-        if (self.turn_start.0, self.turn_start.1) != now {
-            self.turn_start = (now.0, now.1, Instant::now());
         }
         let limit = Duration::from_secs(self.options.clock);
         Some(limit.saturating_sub(self.turn_start.2.elapsed()))
@@ -437,6 +442,7 @@ impl Room {
     /// Sends the state to every page, writes the record, asks for fresh odds.
     fn after_change(&mut self) {
         self.dispatch();
+        self.note_turn();
         self.write_record();
         for (_, person, sender) in &self.conns {
             let _ = sender.send(self.state(*person).to_string());
@@ -569,13 +575,9 @@ impl Room {
                 .as_ref()
                 .map_or_else(String::new, |verdict| verdict.text.clone()),
         };
-        let clock = match (turn, self.options.clock) {
-            (Some(seat), limit) if limit > 0 && self.people.contains(&seat) => {
-                let left = Duration::from_secs(limit).saturating_sub(self.turn_start.2.elapsed());
-                Value::from(left.as_secs())
-            }
-            _ => Value::Null,
-        };
+        let clock = self.clock_left().map_or(Value::Null, |left| {
+            Value::from(left.as_secs_f64().ceil() as u64)
+        });
         let events: Vec<Value> = self
             .events
             .iter()
