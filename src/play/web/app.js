@@ -333,6 +333,10 @@ function replaySeatsState() {
 
 function renderTurn(st) {
   const el = $('turn');
+  if (app.replay) {
+    el.textContent = `Replay — ply ${app.replay.index} of ${app.replay.frames.length - 1}`;
+    return;
+  }
   if (!st) {
     el.textContent = app.connected ? 'waiting for the server…' : 'connecting…';
     return;

@@ -116,6 +116,21 @@ export function createBoard(root, hooks) {
   let selected = null;
   let drag = null;
   let suppressClick = false;
+  let compact = false; // narrow screens: one-character Chinese labels, drawn larger
+
+  function measure() {
+    const w = root.clientWidth || window.innerWidth;
+    return w > 0 && w < 560;
+  }
+  if (typeof ResizeObserver === 'function') {
+    new ResizeObserver(() => {
+      const c = measure();
+      if (c !== compact) {
+        compact = c;
+        if (!(drag && drag.moved)) redraw();
+      }
+    }).observe(root);
+  }
 
   // ------------------------------------------------------------ coordinates
   function screen(x, y) {
@@ -338,8 +353,8 @@ export function createBoard(root, hooks) {
       if (flags.has(p.at)) cls.push('public-flag');
       const g = el('g', { class: cls.join(' '), 'data-square': p.at, 'data-seat': p.seat, transform: `translate(${xy[0]},${xy[1]})` }, gPieces);
       el('rect', { class: 'body', x: -PW / 2, y: -PH / 2, width: PW, height: PH, rx: 5 }, g);
-      const label = shown ? rankLabel(shown, lang) : '?';
-      const t = el('text', { class: `label${label.length > 3 ? ' long' : ''}`, y: 1 }, g);
+      const label = shown ? (compact && lang === 'zh' ? rankTag(shown, lang) : rankLabel(shown, lang)) : '?';
+      const t = el('text', { class: `label${label.length > 3 ? ' long' : ''}${compact && lang === 'zh' && shown ? ' compact' : ''}`, y: 1 }, g);
       t.textContent = label;
       if (shown) {
         const title = el('title', null, g);
@@ -567,6 +582,7 @@ export function createBoard(root, hooks) {
 
   function render(v) {
     if (!v || !v.state) return;
+    compact = measure();
     const prevMoves = view && view.state && Array.isArray(view.state.moves) ? view.state.moves.length : -1;
     view = v;
     const st = v.state;
