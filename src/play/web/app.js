@@ -502,7 +502,7 @@ function startClock(sec) {
   const started = Date.now();
   const tick = () => {
     const left = Math.max(0, app.clockLeft - (Date.now() - started) / 1000);
-    el.textContent = `⏱ ${left.toFixed(left < 10 ? 1 : 0)} s`;
+    el.textContent = `clock: ${left.toFixed(left < 10 ? 1 : 0)} s`;
     el.classList.toggle('low', left < 10);
   };
   el.hidden = false;
