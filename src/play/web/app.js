@@ -392,6 +392,9 @@ function renderButtons(st) {
 function renderSeats(st) {
   const ul = $('seats');
   const seats = seatList(st);
+  const sig = JSON.stringify([seats, st && st.turn, st && st.you]);
+  if (ul.dataset.sig === sig) return;
+  ul.dataset.sig = sig;
   ul.replaceChildren(
     ...seats.map((s, i) => {
       const li = document.createElement('li');
@@ -422,31 +425,32 @@ function renderMoves(st) {
     const text = m && typeof m === 'object' ? String(m.text ?? '') : String(m);
     return { seat, text };
   });
-  const sig = items.map((m) => `${m.seat}:${m.text}`).join('|') + `#${app.lang}`;
-  if (ol.dataset.sig === sig) return;
-  ol.dataset.sig = sig;
   const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 40;
-  ol.replaceChildren(
-    ...items.map((m) => {
-      const li = document.createElement('li');
-      li.dataset.seat = m.seat == null ? '' : String(m.seat);
-      const who = document.createElement('span');
-      who.className = 'ply-seat';
-      const txt = document.createElement('span');
-      txt.className = 'ply-text';
-      if (m.text.startsWith('out:')) {
-        const s = m.text.slice(4);
-        who.textContent = s;
-        txt.textContent = 'out';
-        li.classList.add('elimination');
-      } else {
-        who.textContent = seatName(st, m.seat);
-        txt.textContent = m.text;
-      }
-      li.append(who, txt);
-      return li;
-    }),
-  );
+  // keep the items that did not change (a calm list, and stable elements for tests)
+  const kids = ol.children;
+  let same = 0;
+  while (same < kids.length && same < items.length && kids[same].dataset.key === `${items[same].seat}:${items[same].text}`) same++;
+  if (same === kids.length && same === items.length) return;
+  while (kids.length > same) ol.lastElementChild.remove();
+  for (const m of items.slice(same)) {
+    const li = document.createElement('li');
+    li.dataset.seat = m.seat == null ? '' : String(m.seat);
+    li.dataset.key = `${m.seat}:${m.text}`;
+    const who = document.createElement('span');
+    who.className = 'ply-seat';
+    const txt = document.createElement('span');
+    txt.className = 'ply-text';
+    if (m.text.startsWith('out:')) {
+      who.textContent = m.text.slice(4);
+      txt.textContent = 'out';
+      li.classList.add('elimination');
+    } else {
+      who.textContent = seatName(st, m.seat);
+      txt.textContent = m.text;
+    }
+    li.append(who, ' ', txt);
+    ol.appendChild(li);
+  }
   if (atBottom || app.replay) {
     const cur = ol.lastElementChild;
     if (cur) ol.scrollTop = ol.scrollHeight;

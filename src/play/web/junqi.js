@@ -120,7 +120,7 @@ export function createBoard(root, hooks) {
 
   function measure() {
     const w = root.clientWidth || window.innerWidth;
-    return w > 0 && w < 560;
+    return w > 0 && w < 480;
   }
   if (typeof ResizeObserver === 'function') {
     new ResizeObserver(() => {
@@ -326,8 +326,11 @@ export function createBoard(root, hooks) {
     }
   }
 
+  // piece elements are kept per square while a piece stands there, so that a redraw
+  // (a selection, a state that changed nothing here) does not replace them
+  const pieceEls = new Map(); // square -> {g, sig}
+
   function drawPieces(st) {
-    gPieces.replaceChildren();
     gTargets.replaceChildren();
     const lang = view.lang === 'en' ? 'en' : 'zh';
     const pieces = currentPieces(st);
@@ -339,9 +342,11 @@ export function createBoard(root, hooks) {
     const occupied = new Set();
     if (selected && !pieces.some((p) => p.at === selected && p.seat === st.you && (deploying || legal.has(p.at)))) selected = null;
 
+    const seen = new Set();
     for (const p of pieces) {
       const xy = at(p.at);
-      if (!xy) continue;
+      if (!xy || seen.has(p.at)) continue;
+      seen.add(p.at);
       occupied.add(p.at);
       const shown = p.rank && (!show || show.has(p.seat) || flags.has(p.at)) ? p.rank : null;
       const mine = p.seat === st.you && !view.replay;
@@ -351,9 +356,32 @@ export function createBoard(root, hooks) {
       if (mine && (deploying ? !st.deploy.ready : legal.has(p.at))) cls.push('movable');
       if (selected === p.at) cls.push('selected');
       if (flags.has(p.at)) cls.push('public-flag');
-      const g = el('g', { class: cls.join(' '), 'data-square': p.at, 'data-seat': p.seat, transform: `translate(${xy[0]},${xy[1]})` }, gPieces);
-      el('rect', { class: 'body', x: -PW / 2, y: -PH / 2, width: PW, height: PH, rx: 5 }, g);
       const label = shown ? (compact && lang === 'zh' ? rankTag(shown, lang) : rankLabel(shown, lang)) : '?';
+      let oddsText = '';
+      let oddsTitle = '';
+      if (!shown && odds && odds.has(p.at) && p.seat !== st.you) {
+        const guesses = odds.get(p.at).filter((o) => Array.isArray(o) && isRank(o[0]) && typeof o[1] === 'number');
+        if (guesses.length) {
+          const top = guesses.slice(0, 2);
+          oddsText = `${rankTag(top[0][0], lang)}${Math.round(top[0][1])}%`;
+          oddsTitle = top.map((o) => `${rankName(o[0], lang)} ${Math.round(o[1])}%`).join(', ');
+        }
+      }
+      const sig = [p.seat, shown || '', label, compact, flags.has(p.at), oddsText, oddsTitle, lang].join('|');
+      let entry = pieceEls.get(p.at);
+      if (!entry) {
+        entry = { g: el('g', null, gPieces), sig: null };
+        pieceEls.set(p.at, entry);
+      }
+      const g = entry.g;
+      g.setAttribute('class', cls.join(' '));
+      g.setAttribute('data-square', p.at);
+      g.setAttribute('data-seat', String(p.seat));
+      g.setAttribute('transform', `translate(${xy[0]},${xy[1]})`);
+      if (entry.sig === sig) continue;
+      entry.sig = sig;
+      g.replaceChildren();
+      el('rect', { class: 'body', x: -PW / 2, y: -PH / 2, width: PW, height: PH, rx: 5 }, g);
       const t = el('text', { class: `label${label.length > 3 ? ' long' : ''}${compact && lang === 'zh' && shown ? ' compact' : ''}`, y: 1 }, g);
       t.textContent = label;
       if (shown) {
@@ -364,17 +392,19 @@ export function createBoard(root, hooks) {
         const f = el('g', { class: 'flag-mark', transform: `translate(${PW / 2 - 4},${-PH / 2 - 2})` }, g);
         el('path', { d: 'M0,0 L0,-12 L9,-8.5 L0,-5', class: 'pennant' }, f);
       }
-      if (!shown && odds && odds.has(p.at) && p.seat !== st.you) {
-        const guesses = odds.get(p.at).filter((o) => Array.isArray(o) && isRank(o[0]) && typeof o[1] === 'number');
-        if (guesses.length) {
-          const top = guesses.slice(0, 2);
-          const ob = el('g', { class: 'odds', transform: `translate(0,${PH / 2 + 6})` }, g);
-          el('rect', { x: -22, y: -6, width: 44, height: 12, rx: 3 }, ob);
-          const ot = el('text', { y: 0.5 }, ob);
-          ot.textContent = `${rankTag(top[0][0], lang)}${Math.round(top[0][1])}%`;
-          const tt = el('title', null, g);
-          tt.textContent = top.map((o) => `${rankName(o[0], lang)} ${Math.round(o[1])}%`).join(', ');
-        }
+      if (oddsText) {
+        const ob = el('g', { class: 'odds', transform: `translate(0,${PH / 2 + 6})` }, g);
+        el('rect', { x: -22, y: -6, width: 44, height: 12, rx: 3 }, ob);
+        const ot = el('text', { y: 0.5 }, ob);
+        ot.textContent = oddsText;
+        const tt = el('title', null, g);
+        tt.textContent = oddsTitle;
+      }
+    }
+    for (const [sq, entry] of pieceEls) {
+      if (!seen.has(sq)) {
+        entry.g.remove();
+        pieceEls.delete(sq);
       }
     }
 
