@@ -451,11 +451,12 @@ export function createBoard(root, hooks) {
     const seats = Array.isArray(st.seats) ? st.seats : [];
     const who = ply.seat != null && seats[ply.seat] ? String(seats[ply.seat].name ?? seats[ply.seat]) : '';
     const parts = [];
-    const rep = /=([mwlb])/.exec(ply.rest);
+    const rest = /=[mwlb]/.test(ply.rest) || typeof st.last.report !== 'string' ? ply.rest : ply.rest + st.last.report;
+    const rep = /=([mwlb])/.exec(rest);
     if (rep) parts.push(REPORT[rep[1]][lang]);
-    const shown = /\+([a-q]\d{1,2})/.exec(ply.rest);
-    if (shown) parts.push(lang === 'en' ? `flag shown at ${shown[1]}` : `军旗亮出 ${shown[1]}`);
-    if (ply.rest.includes('#')) parts.push(lang === 'en' ? 'flag taken' : '夺旗');
+    const shown = [...rest.matchAll(/\+([a-q]\d{1,2})/g)].map((m) => m[1]);
+    if (shown.length) parts.push(lang === 'en' ? `flag shown at ${shown.join(', ')}` : `军旗亮出 ${shown.join('、')}`);
+    if (rest.includes('#')) parts.push(lang === 'en' ? 'flag taken' : '夺旗');
     const move = `${st.last.from}→${st.last.to}`;
     caption.replaceChildren();
     const a = document.createElement('span');
