@@ -173,7 +173,10 @@ function onState(st) {
   if (Array.isArray(st.events)) {
     for (const e of st.events) {
       const text = e && typeof e === 'object' ? e.text : e;
-      if (text != null && text !== '') app.events.push(String(text));
+      if (text == null || text === '') continue;
+      const last = app.events[app.events.length - 1];
+      if (last && last.text === String(text)) last.count += 1;
+      else app.events.push({ text: String(text), count: 1 });
     }
     if (app.events.length > 12) app.events = app.events.slice(-12);
   }
@@ -316,8 +319,10 @@ function renderAll() {
   }
   body.dataset.replay = app.replay ? 'true' : 'false';
   renderTurn(st);
-  $('status').textContent = st && st.status != null ? String(st.status) : '';
-  $('result').textContent = st && st.phase === 'over' && st.result && st.result.text != null ? String(st.result.text) : '';
+  const result = st && st.phase === 'over' && st.result && st.result.text != null ? String(st.result.text) : '';
+  const status = st && st.status != null ? String(st.status) : '';
+  $('result').textContent = result;
+  $('status').textContent = status === result ? '' : status;
   renderButtons(st);
   renderSeats(app.replay ? replaySeatsState() : st);
   renderMoves(currentView()?.state ?? st);
@@ -459,13 +464,13 @@ function renderMoves(st) {
 
 function renderEvents() {
   const ul = $('events');
-  const sig = app.events.join('\n');
+  const sig = app.events.map((e) => `${e.count}:${e.text}`).join('\n');
   if (ul.dataset.sig === sig) return;
   ul.dataset.sig = sig;
   ul.replaceChildren(
-    ...app.events.slice(-8).map((t) => {
+    ...app.events.slice(-8).map((e) => {
       const li = document.createElement('li');
-      li.textContent = t;
+      li.textContent = e.count > 1 ? `${e.text} (×${e.count})` : e.text;
       return li;
     }),
   );
