@@ -116,7 +116,7 @@ export function createBoard(root, hooks) {
   let selected = null;
   let drag = null;
   let suppressClick = false;
-  let compact = false; // narrow screens: one-character Chinese labels, drawn larger
+  let compact = false; // narrow screens: Chinese labels drawn larger
 
   function measure() {
     const w = root.clientWidth || window.innerWidth;
@@ -356,7 +356,7 @@ export function createBoard(root, hooks) {
       if (mine && (deploying ? !st.deploy.ready : legal.has(p.at))) cls.push('movable');
       if (selected === p.at) cls.push('selected');
       if (flags.has(p.at)) cls.push('public-flag');
-      const label = shown ? (compact && lang === 'zh' ? rankTag(shown, lang) : rankLabel(shown, lang)) : '?';
+      const label = shown ? rankLabel(shown, lang) : '?';
       let oddsText = '';
       let oddsTitle = '';
       if (!shown && odds && odds.has(p.at) && p.seat !== st.you) {
@@ -382,7 +382,9 @@ export function createBoard(root, hooks) {
       entry.sig = sig;
       g.replaceChildren();
       el('rect', { class: 'body', x: -PW / 2, y: -PH / 2, width: PW, height: PH, rx: 5 }, g);
-      const t = el('text', { class: `label${label.length > 3 ? ' long' : ''}${compact && lang === 'zh' && shown ? ' compact' : ''}`, y: 1 }, g);
+      // narrow screens: Chinese names drawn larger, squeezed to the piece's width
+      const big = compact && lang === 'zh' && shown;
+      const t = el('text', { class: `label${label.length > 3 ? ' long' : ''}${big ? ' compact' : ''}`, y: 1, textLength: big ? PW - 6 : null, lengthAdjust: big ? 'spacingAndGlyphs' : null }, g);
       t.textContent = label;
       if (shown) {
         const title = el('title', null, g);
