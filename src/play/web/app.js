@@ -319,6 +319,9 @@ function renderAll() {
   }
   body.dataset.replay = app.replay ? 'true' : 'false';
   renderTurn(st);
+  const mine = body.dataset.mine === 'true' && !app.replay;
+  const gameName = GAME_NAMES[app.game] ? GAME_NAMES[app.game].split(' ').pop() : '';
+  document.title = `${mine ? '● your move · ' : ''}qiyi play${gameName ? ' · ' + gameName : ''}`;
   const result = st && st.phase === 'over' && st.result && st.result.text != null ? String(st.result.text) : '';
   const status = st && st.status != null ? String(st.status) : '';
   $('result').textContent = result;
