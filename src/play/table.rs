@@ -15,8 +15,6 @@ use std::time::{Duration, Instant};
 
 /// Worker ids from here on are odds engines (below are seats).
 const ODDS_ID: usize = 100;
-/// Events a page is shown.
-const EVENTS_SHOWN: usize = 6;
 
 /// What reaches the table.
 pub enum Event {
@@ -101,6 +99,7 @@ struct Room {
     game: u64,
     options: Options,
     conns: Vec<(u64, usize, Sender<String>)>,
+    /// What happened since the pages were last sent the state (forfeits, clocks).
     events: Vec<String>,
     /// When the current turn began, and at which ply: a person's clock runs from it.
     turn_start: (usize, Option<usize>, Instant),
@@ -447,10 +446,9 @@ impl Room {
         for (_, person, sender) in &self.conns {
             let _ = sender.send(self.state(*person).to_string());
         }
+        // Each event is told once, with the state it changed.
+        self.events.clear();
         self.ask_odds();
-        if self.events.len() > EVENTS_SHOWN {
-            self.events.drain(..self.events.len() - EVENTS_SHOWN);
-        }
     }
 
     fn reply(&self, conn: u64, text: String) {

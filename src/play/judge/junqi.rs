@@ -25,6 +25,8 @@ const TEAMS: [&str; 2] = ["S+N", "E+W"];
 /// Rule options: the referee's defaults.
 const DRAW_PLIES: u16 = 50;
 const MAX_PASSES: u8 = 5;
+/// Milliseconds an engine has for `go deploy` at least.
+const DEPLOY_TIME: u64 = 5000;
 
 /// A Junqi game in progress.
 pub struct Junqi {
@@ -345,9 +347,10 @@ impl Judge for Junqi {
                     lineups: std::array::from_fn(|_| DEFAULT_LINEUP.to_string()),
                     events: Vec::new(),
                 };
+                // A lineup is not a move: it gets a few seconds whatever the move time.
                 Some(Job::Deploy {
                     position: placeholder.setup(&view, seat),
-                    movetime: movetime + crate::play::worker::MARGIN,
+                    movetime: movetime.max(DEPLOY_TIME) + crate::play::worker::MARGIN,
                 })
             }
             Phase::Play if self.pos.side_to_move() == seat => Some(Job::Go {
