@@ -11,8 +11,9 @@ line that starts with a given word, the handshake, `isready`, options, `go` and 
 A reader thread timestamps each stdout line as it arrives, so a caller may wait with a
 deadline (`get`, `until(..., timeout=)`) and measure latencies (the fuzzer); stdout is
 read as bytes and decoded leniently, so a line that is not UTF-8 cannot stop the reader,
-and `get` gives each line as it came, less its newline. Chess matches may use python-chess's engine instead: `uci()` starts one from the same
-kind of command and option list.
+and `get` gives each line as it came, less its newline. Chess matches may use
+python-chess's engine instead: `uci()` starts one from the same kind of command and
+option list.
 
 Run as a script, it starts an engine, sends each line of standard input and prints what
 comes back (a quick way to try a command by hand):
