@@ -4,19 +4,28 @@ eight random plies from the start, kept when Debian's Stockfish at depth 12 scor
 position within 40 centipawns. Not the openings of the matches against other engines (the
 project's `chess_openings.epd`, kept outside the repository), which stay held out.
 
-    python3 docs/tools/chess_sprt_openings.py 500 7 bench_positions/chess_sprt_openings.epd
+    python3 tools/chess_sprt_openings.py 500 7 bench_positions/chess_sprt_openings.epd
 """
+import argparse
 import random
-import sys
 
 import chess
 import chess.engine
 
+from engine import uci
+
 
 def main():
-    count, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("count", type=int, help="how many openings")
+    ap.add_argument("seed", type=int)
+    ap.add_argument("out", help="the file to write")
+    ap.add_argument("--stockfish", default="/usr/games/stockfish", help="the judge (a UCI engine)")
+    args = ap.parse_args()
+    count, seed, out = args.count, args.seed, args.out
     rng = random.Random(seed)
-    stockfish = chess.engine.SimpleEngine.popen_uci("/usr/games/stockfish")
+    stockfish = uci([args.stockfish])
     seen, lines = set(), []
     while len(lines) < count:
         board = chess.Board()

@@ -4,19 +4,19 @@
 written and stops at the `Nodes searched` line, so process start-up is not counted.
 Prints nodes, best and median seconds and best nodes/second.
 
-  python3 docs/tools/usi_perft_time.py --engine ./target/release/qiyi --depth 5
-  python3 docs/tools/usi_perft_time.py --engine /usr/games/fairy-stockfish \
+  python3 tools/usi_perft_time.py --engine ./target/release/qiyi --depth 5
+  python3 tools/usi_perft_time.py --engine /usr/games/fairy-stockfish \
       --option UCI_Variant=shogi --depth 5
 """
 import argparse
 import statistics
 import time
 
-from usi import Engine
+from engine import Engine
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", required=True, help="command line of the USI engine")
     ap.add_argument("--option", action="append", default=[], help="Name=Value, sent with setoption")
     ap.add_argument("--sfen", default="startpos")

@@ -5,13 +5,13 @@ agree on it. Run it once with the opponent as the judge and once with qiyi, and 
 qiyi scored far ahead while the opponent scored it behind shows a misjudgement rather
 than a tactic missed. A judge is only asked for its score, never used as a label.
 
-    python3 docs/tools/usi_judge.py --player qiyi --judge "/usr/games/gpsusi" \
+    python3 tools/usi_judge.py --player qiyi --judge "/usr/games/gpsusi" \
         --option Thread=1 --go "btime 0 wtime 0 byoyomi 700" --log games.jsonl
 """
 import argparse
 import json
 
-from usi import Engine
+from engine import Engine
 
 MATE = 30000
 
@@ -35,7 +35,7 @@ def score(engine, start, moves, go):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--player", required=True, help="whose side the scores are from (its name in the log)")
     ap.add_argument("--judge", required=True, help="command line of the USI engine that scores")
     ap.add_argument("--option", action="append", default=[], help="NAME=VALUE for the judge")

@@ -5,17 +5,17 @@ and best move at a fixed time, and the start of its PV: a sudden fall in the sco
 the move that lost the game. `--from`/`--to` keep to a stretch of plies, to search it
 longer and see how deep the engine gets there.
 
-  python3 docs/tools/usi_replay.py --log games.jsonl --game 1 --side b \
+  python3 tools/usi_replay.py --log games.jsonl --game 1 --side b \
       --engine ./target/release/qiyi --movetime 500
 """
 import argparse
 import json
 
-from usi import Engine
+from engine import Engine
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--log", required=True, help="a shogi_match.py --log file (JSON lines)")
     ap.add_argument("--game", type=int, required=True)
     ap.add_argument("--side", choices=["b", "w"], required=True, help="whose moves to judge")

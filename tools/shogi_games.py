@@ -16,7 +16,7 @@ declaration.
 Output lines: `<SFEN> | <result> | <score>`: the result from sente's view (1, 0.5 or 0)
 and the score in centipawns from sente's view.
 
-Usage: python3 docs/tuning/shogi_games.py --games 3000 --workers 2 --out shogi_games.txt \
+Usage: python3 tools/shogi_games.py --games 3000 --workers 2 --out shogi_games.txt \
            --openings shogi_openings.sfen
 
 `--openings` names the book: the project's 14 openings, `shogi_openings.sfen`, kept outside
@@ -25,59 +25,38 @@ the repository.
 import argparse
 import multiprocessing
 import random
-import subprocess
 import sys
 
 import cshogi
 
+from engine import Engine
+
 MATE = 100000
 
 
-class Engine:
+class Player:
+    """Fairy-Stockfish (or another USI engine) on one thread through the shared driver
+    (`tools/engine.py`)."""
+
     def __init__(self, path):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("usi")
-        self.wait("usiok")
-        self.send("setoption name UCI_Variant value shogi")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name USI_Hash value 16")
+        self.engine = Engine([path], ["UCI_Variant=shogi", "Threads=1", "USI_Hash=16"])
 
     def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait(self, token):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(token):
-                return line
+        self.engine.send(line)
 
     def new_game(self):
-        self.send("usinewgame")
-        self.send("isready")
-        self.wait("readyok")
+        self.engine.send("usinewgame")
+        self.engine.ready()
 
     def best(self, sfen, nodes):
         """Best move and score (centipawns for the side to move, mates as +-MATE)."""
-        self.send(f"position sfen {sfen}")
-        self.send(f"go nodes {nodes}")
-        score = 0
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            words = line.split()
-            if words and words[0] == "info" and "score" in words:
-                i = words.index("score")
-                if words[i + 1] == "cp":
-                    score = int(words[i + 2])
-                elif words[i + 1] == "mate":
-                    score = MATE if not words[i + 2].startswith("-") else -MATE
-            if words and words[0] == "bestmove":
-                return words[1], score
+        self.engine.send(f"position sfen {sfen}")
+        move, score = self.engine.go(f"nodes {nodes}")
+        if score is None:
+            return move, 0
+        if score[0] == "mate":
+            return move, MATE if not score[1].startswith("-") else -MATE
+        return move, score[1]
 
 
 def opening(line):
@@ -154,7 +133,7 @@ def worker(args):
     seed, games, path, out, book = args
     rng = random.Random(seed)
     openings = [line.strip() for line in open(book) if line.strip()]
-    engine = Engine(path)
+    engine = Player(path)
     written = 0
     with open(out, "w") as f:
         for n in range(games):
@@ -172,7 +151,7 @@ def worker(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--engine", default="/usr/games/fairy-stockfish")

@@ -18,9 +18,9 @@ plies of a game qiyi then lost by mate, and that misjudgment is what the games a
 
 gpsshogi takes about a second a move whatever its byoyomi; at `LimitDepth=4` it answers
 in about a tenth of one and still beats qiyi at 20,000 nodes (f4 won one game in five
-when games were adjudicated, shogi-s44 one in twenty without; docs/tuning.md):
+when games were adjudicated, shogi-s44 one in twenty without; lab/tuning.md):
 
-    python3 docs/tools/shogi_sparring.py --qiyi "./qiyi --game shogi" --nodes 20000 \
+    python3 tools/shogi_sparring.py --qiyi "./qiyi --game shogi" --nodes 20000 \
         --opponent /usr/games/gpsusi --opponent-option Thread=1 \
         --opponent-option LimitDepth=4 --byoyomi 1000 \
         --openings bench_positions/shogi_sprt_openings.sfen --games 400 --seed 1 \
@@ -34,7 +34,7 @@ import random
 
 import cshogi
 
-from usi import Engine
+from engine import Engine
 
 
 def qiyi_move(engine, position, nodes):
@@ -102,7 +102,7 @@ def play(qiyi, opponent, args, opening, qiyi_sente):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--qiyi", required=True, help="command line of qiyi (USI)")
     ap.add_argument("--qiyi-option", action="append", default=[], help="NAME=VALUE")
     ap.add_argument("--nodes", type=int, default=20000, help="qiyi's nodes a move")

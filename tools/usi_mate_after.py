@@ -7,14 +7,14 @@ whether the search saw its own loss (`score mate -N`) and whether the mate searc
 one, and prints the positions where it found a mate the search did not see, with how
 many iterations the search reported (one means a single legal move, so no choice).
 
-    python3 docs/tools/usi_mate_after.py --log gps.jsonl --loser qiyi \\
+    python3 tools/usi_mate_after.py --log gps.jsonl --loser qiyi \\
         --engine "./qiyi --game shogi" --byoyomi 1000 --mate-ms 30 --positions 60
 """
 import argparse
 import json
 import random
 
-from usi import Engine
+from engine import Engine
 
 
 def main():

@@ -13,11 +13,12 @@ First a and b per material count by maximum likelihood (a grid, then a finer gri
 its best), then cubic polynomials in x = m / 58 through them, weighted by how many
 positions each count has, as src/games/chess/wdl.rs evaluates them.
 
-    python3 docs/tools/fit_wdl.py /work/nnue-data/chess-gen0.txt
+    python3 tools/fit_wdl.py /work/nnue-data/chess-gen0.txt
 
 Needs numpy (`pip install numpy`).
 """
-import sys
+import argparse
+
 import numpy as np
 
 VALUES = {'p': 1, 'n': 3, 'b': 3, 'r': 5, 'q': 9}
@@ -73,7 +74,11 @@ def fit_bin(s, o):
 
 
 def main():
-    material, score, outcome = read(sys.argv[1])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("data", help="`qiyi datagen --game chess` lines")
+    args = ap.parse_args()
+    material, score, outcome = read(args.data)
     print(f'{len(score)} positions')
     xs, a_s, b_s, weights = [], [], [], []
     # Below 10 the counts are few and their fits erratic (a at the grid's edge): the

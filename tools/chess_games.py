@@ -18,7 +18,7 @@ is one noisy bit shared by every position of the game; the score is a judgement 
 position itself, so the tuner can blend the two (`qiyi tune --lambda`) and learn from
 far fewer games.
 
-Usage: python3 docs/tuning/chess_games.py --games 4000 --workers 2 --out chess_games.txt \
+Usage: python3 tools/chess_games.py --games 4000 --workers 2 --out chess_games.txt \
            --openings chess_openings.epd
 
 `--openings` names the book: the project's 20 openings, `chess_openings.epd`, kept outside
@@ -27,57 +27,36 @@ the repository.
 import argparse
 import multiprocessing
 import random
-import subprocess
 import sys
 
 import chess
 
+from engine import Engine
+
 
 
 class Stockfish:
+    """Stockfish on one thread through the shared driver (`tools/engine.py`)."""
+
     def __init__(self, path):
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.wait("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
+        self.engine = Engine([path], ["Threads=1", "Hash=16"], protocol="uci")
 
     def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait(self, token):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish exited")
-            if line.startswith(token):
-                return line
+        self.engine.send(line)
 
     def new_game(self):
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait("readyok")
+        self.engine.send("ucinewgame")
+        self.engine.ready()
 
     def best(self, fen, nodes):
         """Best move and score (centipawns for the side to move, mates as +-100000)."""
-        self.send(f"position fen {fen}")
-        self.send(f"go nodes {nodes}")
-        score = 0
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish exited")
-            words = line.split()
-            if words and words[0] == "info" and "score" in words:
-                i = words.index("score")
-                if words[i + 1] == "cp":
-                    score = int(words[i + 2])
-                elif words[i + 1] == "mate":
-                    score = 100000 if int(words[i + 2]) > 0 else -100000
-            if words and words[0] == "bestmove":
-                return words[1], score
+        self.engine.send(f"position fen {fen}")
+        move, score = self.engine.go(f"nodes {nodes}")
+        if score is None:
+            return move, 0
+        if score[0] == "mate":
+            return move, 100000 if not score[1].startswith("-") else -100000
+        return move, score[1]
 
 
 def play(sf, openings, rng, nodes):
@@ -150,7 +129,7 @@ def worker(args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--stockfish", default="/usr/games/stockfish")

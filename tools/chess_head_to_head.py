@@ -2,7 +2,7 @@
 """Head-to-head chess match at a fixed node count per move, games on several workers at
 once: the quick first test of a search change, whose speed bench measures separately.
 
-    python3 docs/tools/chess_nodes_match.py --a ./qiyi-new --b ./qiyi-old \
+    python3 tools/chess_head_to_head.py --a ./qiyi-new --b ./qiyi-old \
         --nodes 25000 --pairs 500 --workers 2 --sprt 0 15
 
 `--a`/`--b` are a command and then `Option=value` pairs (`--a ./qiyi EvalFile=net.nnue`).
@@ -26,16 +26,13 @@ import time
 import chess
 import chess.engine
 
+from engine import uci
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(HERE)
 
 
-def start(spec):
-    engine = chess.engine.SimpleEngine.popen_uci(spec[0])
-    options = dict(o.split("=", 1) for o in spec[1:])
-    if options:
-        engine.configure(options)
-    return engine
+start = uci  # an engine from `[command, "Name=value", ...]`, tools/engine.py
 
 
 def play(engines, opening, a_white, nodes, clock):

@@ -2,7 +2,7 @@
 """Openings for `qiyi datagen --openings`: middle-game positions from games qiyi's
 self-play never reaches. qiyi's self-play from the start position never builds the
 castles and rook placements other engines play, so no evaluation fitted to it learns
-them (docs/tuning.md); games that start from such positions, played and labelled by
+them (lab/tuning.md); games that start from such positions, played and labelled by
 qiyi itself, do. Only positions are taken from the sources, never a score or a result:
 
 * `shogi_match.py --log` files (say gpsshogi playing itself): every other position from
@@ -12,7 +12,7 @@ qiyi itself, do. Only positions are taken from the sources, never a score or a r
 
 Duplicates are dropped and the output sorted, so the same sources give the same file.
 
-    python3 docs/tools/shogi_datagen_openings.py --out openings.sfen \
+    python3 tools/shogi_datagen_openings.py --out openings.sfen \
         --min-move 16 --max-move 60 gpsself.jsonl spar-s21.txt
 """
 import argparse
@@ -22,7 +22,7 @@ import cshogi
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True)
     parser.add_argument("--min-move", type=int, default=16)
     parser.add_argument("--max-move", type=int, default=60,

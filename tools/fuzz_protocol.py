@@ -2,8 +2,8 @@
 """A protocol fuzzer for qiyi: random command sequences, valid and mutated, against
 `target/release/qiyi` for every game, checked against the engine's promises.
 
-    python3 docs/tools/fuzz_protocol.py --seconds 600 --seed 1 --game all
-    python3 docs/tools/fuzz_protocol.py --replay failure.txt --game chess
+    python3 tools/fuzz_protocol.py --seconds 600 --seed 1 --game all
+    python3 tools/fuzz_protocol.py --replay failure.txt --game chess
 
 Each session starts the engine (`--game G`, or without `--game` and a handshake that picks
 the game), sends a random sequence and ends with `quit` or the end of input. Almost every
@@ -38,13 +38,12 @@ the same failure recurs) that reproduces it; `--replay FILE` runs such a sequenc
 import argparse
 import collections
 import os
-import queue
 import random
 import re
-import subprocess
 import sys
-import threading
 import time
+
+from engine import Engine
 
 try:
     import chess
@@ -55,7 +54,7 @@ try:
 except ImportError:  # pragma: no cover
     cshogi = None
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = ["chess", "shogi", "junqi", "foursquare"]
 HELLOS = {"uci": "chess", "usi": "shogi", "ugi": "foursquare"}
 DEFAULT_HELLO = {"chess": "uci", "shogi": "usi", "junqi": "ugi", "foursquare": "ugi"}
@@ -195,59 +194,11 @@ def split(line):
     return [t for t in RUST_WS.split(line) if t]
 
 
-class Proc:
-    """One engine process; stdout lines are timestamped on arrival by a reader thread."""
-
-    def __init__(self, binary, args, cache):
-        env = dict(os.environ, XDG_CACHE_HOME=cache)
-        env.pop("RUST_LOG", None)
-        self.p = subprocess.Popen([binary] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, env=env)
-        self.lines = queue.Queue()
-        self.stderr = []
-        threading.Thread(target=self._read_out, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
-
-    def _read_out(self):
-        for raw in self.p.stdout:
-            self.lines.put((time.monotonic(), raw.decode("utf-8", "replace").rstrip("\n")))
-        self.lines.put((time.monotonic(), None))
-
-    def _read_err(self):
-        for raw in self.p.stderr:
-            self.stderr.append(raw.decode("utf-8", "replace"))
-
-    def send(self, data):
-        if isinstance(data, str):
-            data = data.encode()
-        try:
-            self.p.stdin.write(data + b"\n")
-            self.p.stdin.flush()
-        except (BrokenPipeError, ValueError, OSError):
-            pass
-        return time.monotonic()
-
-    def close(self):
-        try:
-            self.p.stdin.close()
-        except OSError:
-            pass
-
-    def get(self, timeout):
-        try:
-            return self.lines.get(timeout=max(0.0, timeout))
-        except queue.Empty:
-            return None
-
-    def kill(self):
-        try:
-            self.p.kill()
-        except OSError:
-            pass
-        try:
-            self.p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+def Proc(binary, args, cache):
+    """One engine process (`tools/engine.py`), no handshake: stdout lines timestamped on
+    arrival, stderr kept, the FourSquare table cached in `cache`, no RUST_LOG."""
+    return Engine([binary] + args, protocol=None, stderr="keep",
+                  env={"XDG_CACHE_HOME": cache, "RUST_LOG": None})
 
 
 class Oracle:
@@ -623,7 +574,7 @@ class Session:
             if not self.quitting:
                 time.sleep(0.2)
                 self.check_stderr()
-                self.fail("exit", f"the engine exited (code {self.proc.p.poll()})")
+                self.fail("exit", f"the engine exited (code {self.proc.poll()})")
             return item
         self.on_line(t, line)
         return item
@@ -879,7 +830,7 @@ class Session:
         for job in self.jobs:
             job.stopped = job.stopped or t
         while time.monotonic() < t + 1.0:
-            if self.proc.p.poll() is not None:
+            if self.proc.poll() is not None:
                 break
             self.read(0.02)
         # Lines printed on the way out (a stopped search's bestmove) are still checked.
@@ -888,9 +839,9 @@ class Session:
             if item is None or item[1] is None:
                 break
             self.on_line(*item)
-        if self.proc.p.poll() is None:
+        if self.proc.poll() is None:
             time.sleep(0.5)
-            if self.proc.p.poll() is None:
+            if self.proc.poll() is None:
                 self.fail("no-exit", "the engine did not exit within a second of quit/EOF")
         self.check_stderr()
 

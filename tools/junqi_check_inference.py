@@ -6,14 +6,14 @@ ranks (from `d`) must contain its true rank (from the same record replayed in th
 game). A record the engine refuses counts as a failure too: it is a real game, so it is
 possible.
 
-    python3 docs/tools/junqi_check_inference.py --every 5 games1.rec games2.rec
+    python3 tools/junqi_check_inference.py --every 5 games1.rec games2.rec
 """
 
 import argparse
 import re
-import subprocess
 import sys
 
+from engine import Engine
 from junqi_baseline import read_board
 
 HIDDEN = re.compile(r"^  ([a-q]\d+) ([SENW]) \{([a-l,]*)\}")
@@ -21,20 +21,13 @@ HIDDEN = re.compile(r"^  ([a-q]\d+) ([SENW]) \{([a-l,]*)\}")
 
 class Qiyi:
     def __init__(self, path, info):
-        self.p = subprocess.Popen([path, "--game", "junqi"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  text=True, bufsize=1)
+        self.engine = Engine([path, "--game", "junqi"], protocol=None, strip=False)
         self.ask(f"setoption name Info value {info}")
 
     def ask(self, *lines):
-        self.p.stdin.write("\n".join(lines) + "\nisready\n")
-        self.p.stdin.flush()
-        out = []
-        while (line := self.p.stdout.readline().rstrip("\n")) != "readyok":
-            if not line and self.p.poll() is not None:
-                sys.exit("qiyi ended")
-            out.append(line)
-        return out
+        """Sends the lines and `isready`; returns what came before `readyok`."""
+        self.engine.send("\n".join(lines))
+        return self.engine.ask("isready", "readyok")[:-1]
 
 
 def main():

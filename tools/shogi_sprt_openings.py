@@ -6,33 +6,28 @@ centipawns at depth 6. At fixed nodes a search repeats itself, so a self-match n
 many openings as games; the 14 of the project's `shogi_openings.sfen` (kept outside the
 repository) stay held out for matches against other engines.
 
-    python3 docs/tools/shogi_sprt_openings.py 300 7 target/release/qiyi \
+    python3 tools/shogi_sprt_openings.py 300 7 target/release/qiyi \
         bench_positions/shogi_sprt_openings.sfen
 """
+import argparse
 import random
-import subprocess
-import sys
 
 import cshogi
 
+from engine import Engine
+
 
 def main():
-    count, seed, engine, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("count", type=int, help="how many openings")
+    ap.add_argument("seed", type=int)
+    ap.add_argument("engine", help="the qiyi binary that judges them")
+    ap.add_argument("out", help="the file to write")
+    args = ap.parse_args()
+    count, seed, out = args.count, args.seed, args.out
     rng = random.Random(seed)
-    qiyi = subprocess.Popen([engine, "--game", "shogi"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        qiyi.stdin.write(line + "\n")
-
-    def wait_for(prefix):
-        while True:
-            line = qiyi.stdout.readline()
-            if line.startswith(prefix):
-                return line
-
-    send("usi")
-    wait_for("usiok")
+    qiyi = Engine([args.engine, "--game", "shogi"])
     seen, lines = set(), []
     while len(lines) < count:
         board = cshogi.Board()
@@ -46,22 +41,13 @@ def main():
             board.push(move)
         if board.is_game_over() or board.sfen() in seen:
             continue
-        send("position startpos moves " + " ".join(moves))
-        send("go depth 6")
-        score = None
-        while True:
-            line = qiyi.stdout.readline()
-            if " score cp " in line:
-                score = int(line.split(" score cp ")[1].split()[0])
-            elif " score mate " in line:
-                score = 100000
-            if line.startswith("bestmove"):
-                break
-        if score is None or abs(score) > 150:
+        qiyi.send("position startpos moves " + " ".join(moves))
+        _, score = qiyi.go("depth 6")
+        if score is None or score[0] != "cp" or abs(score[1]) > 150:
             continue
         seen.add(board.sfen())
         lines.append("startpos moves " + " ".join(moves))
-    send("quit")
+    qiyi.quit()
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
 

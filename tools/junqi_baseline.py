@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Baseline players for Junqi over UGI, in every Info mode: the opponents of the dark-game
-matches in docs/benchmarks.md.
+matches in lab/benchmarks.md.
 
 Each knows only what its seat is told. A qiyi process, sent the same options and
 positions, keeps the rules and the inference for it; on `go` the player asks that process
@@ -16,15 +16,16 @@ for the legal moves (`go perft 1`) and then
 Both play `pass` when there is no legal move.
 
     qiyi referee --engine "target/release/qiyi --game junqi" \\
-        --engine "python3 docs/tools/junqi_baseline.py --policy greedy --seed 1" \\
+        --engine "python3 tools/junqi_baseline.py --policy greedy --seed 1" \\
         --info dark ...
 """
 
 import argparse
 import random
 import re
-import subprocess
 import sys
+
+from engine import Engine
 
 RANKS = "abcdefghijkl"
 ENGINEER, MINE, BOMB, FLAG = "i", "j", "k", "l"
@@ -103,29 +104,8 @@ def main():
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    rules = subprocess.Popen(
-        [args.qiyi, "--game", "junqi"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        bufsize=1,
-    )
-
-    def send(line):
-        rules.stdin.write(line + "\n")
-        rules.stdin.flush()
-
-    def until(prefix):
-        lines = []
-        while True:
-            line = rules.stdout.readline()
-            if not line:
-                sys.exit("the rules process ended")
-            line = line.rstrip("\n")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
+    rules = Engine([args.qiyi, "--game", "junqi"], protocol=None, strip=False)
+    send, until = rules.send, rules.until
 
     def say(line):
         sys.stdout.write(line + "\n")
@@ -155,10 +135,7 @@ def main():
             send("go deploy")
             say(until("deploy")[-1])
         elif command == "go":
-            send("go perft 1")
-            lines = until("Nodes searched")
-            moves = [l.split(":")[0] for l in lines
-                     if ": " in l and not l.startswith(("Nodes", "info"))]
+            moves = rules.perft_moves()
             if not moves:
                 say("bestmove pass")
                 continue
@@ -171,8 +148,7 @@ def main():
                 say("bestmove " + rng.choice(moves))
         elif command == "quit":
             break
-    send("quit")
-    rules.wait(timeout=5)
+    rules.quit()
 
 
 if __name__ == "__main__":
