@@ -38,6 +38,8 @@ const HASH_MB: usize = 8;
 
 /// Settings of a run (the `qiyi datagen` command line, the game aside).
 #[derive(Clone, Debug, clap::Args)]
+// The `datagen` subcommand's own arguments carry the group name `Datagen` already.
+#[group(skip)]
 pub struct Datagen {
     #[arg(long)]
     pub games: usize,

@@ -237,3 +237,17 @@ fn bench(game: &str, depth: Option<u32>, threads: usize, hash: usize) -> anyhow:
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// clap checks a command line's definition only in debug builds, when it is used:
+    /// this runs those checks on every subcommand (two of them once shared a group name,
+    /// so `qiyi datagen --help` panicked in debug builds).
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}
