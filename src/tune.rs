@@ -11,8 +11,8 @@
 //! pawn stays near its starting value.
 //!
 //! Positions should be quiet (no capture or check pending), since a static evaluation
-//! cannot see an exchange in progress; `docs/tuning/chess_games.py` and
-//! `docs/tuning/shogi_games.py` write such positions from Stockfish and Fairy-Stockfish
+//! cannot see an exchange in progress; `tools/chess_games.py` and
+//! `tools/shogi_games.py` write such positions from Stockfish and Fairy-Stockfish
 //! self-play. One position in ten is held out to report the error on data the fit has
 //! not seen, and a second file (`--check`) may stand for positions of another kind.
 //!

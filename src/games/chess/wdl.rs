@@ -6,7 +6,7 @@
 //! `1 / (1 + exp((a(m) - s) / b(m)))` and the loss chance the same for `-s`; the draw is
 //! the rest. `a` is the score at which a win is as likely as not, `b` how quickly the
 //! chances change with the score; both are cubics in `m / 58`, fitted by
-//! `docs/tools/fit_wdl.py` to 727,814 positions of `qiyi datagen` self-play (5,000 nodes
+//! `tools/fit_wdl.py` to 727,814 positions of `qiyi datagen` self-play (5,000 nodes
 //! a move from random 8-ply openings, hand-written evaluation), as
 //! docs/benchmarks.md records. Games that fast are rarely drawn (an even start position
 //! reads 419/162/419): a fit to games at tournament speed is to replace it.
