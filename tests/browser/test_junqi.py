@@ -53,8 +53,9 @@ def wait_turn_or_end(b, timeout=120.0):
 
 
 def play_one(b, rng):
-    """Clicks one of S's pieces that has targets, then one of its targets."""
-    squares = b.attrs('#board .piece[data-seat="0"]', "data-square")
+    """Clicks one of S's pieces that can move (the board marks them), then one of the
+    targets it shows."""
+    squares = b.attrs('#board .piece.movable[data-seat="0"]', "data-square")
     rng.shuffle(squares)
     for square in squares:
         targets = b.select(square)
