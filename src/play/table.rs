@@ -3,7 +3,7 @@
 //! through [`Event`]s, so the game is only ever changed in one place and in one order.
 
 use super::judge::{Judge, Phase, Variant};
-use super::socket::error;
+use super::socket::{Page, error};
 use super::worker::{Job, Reply, Worker};
 use crate::referee::EngineSpec;
 use rand::SeedableRng;
@@ -22,7 +22,7 @@ pub enum Event {
     Join {
         conn: u64,
         person: usize,
-        sender: Sender<String>,
+        page: Page,
     },
     Leave {
         conn: u64,
@@ -98,13 +98,14 @@ struct Room {
     /// Numbers games, so that an engine's answer to an abandoned one is dropped.
     game: u64,
     options: Options,
-    conns: Vec<(u64, usize, Sender<String>)>,
+    conns: Vec<(u64, usize, Page)>,
     /// What happened since the pages were last sent the state (forfeits, clocks).
     events: Vec<String>,
     /// When the current turn began, and at which ply: a person's clock runs from it.
     turn_start: (usize, Option<usize>, Instant),
     rng: StdRng,
-    record: PathBuf,
+    /// The record file's writer: each text sent replaces the file.
+    record: Sender<String>,
 }
 
 /// Starts the engines and the table thread.
@@ -138,7 +139,7 @@ pub fn start(judge: Box<dyn Judge>, settings: Settings) -> anyhow::Result<Table>
         events: Vec::new(),
         turn_start: (0, None, Instant::now()),
         rng: StdRng::seed_from_u64(rand::random()),
-        record: settings.record,
+        record: record_writer(settings.record)?,
     };
     room.seat_engines()?;
     room.new_game();
@@ -252,16 +253,12 @@ impl Room {
     /// Handles one event; `true` when the game or what pages are shown changed.
     fn handle(&mut self, event: Event) -> bool {
         match event {
-            Event::Join {
-                conn,
-                person,
-                sender,
-            } => {
+            Event::Join { conn, person, page } => {
                 let hello = json!({"type": "hello", "game": self.judge.kind().name(),
                                    "geometry": self.judge.geometry()});
-                let _ = sender.send(hello.to_string());
-                let _ = sender.send(self.state(person).to_string());
-                self.conns.push((conn, person, sender));
+                page.send(hello.to_string());
+                page.send(self.state(person).to_string());
+                self.conns.push((conn, person, page));
                 self.odds_asked[person] = None;
                 self.ask_odds();
                 false
@@ -286,9 +283,9 @@ impl Room {
                     && game == self.game
                 {
                     let odds = odds_message(&lines).to_string();
-                    for (_, p, sender) in &self.conns {
+                    for (_, p, page) in &self.conns {
                         if *p == person {
-                            let _ = sender.send(odds.clone());
+                            page.send(odds.clone());
                         }
                     }
                 }
@@ -443,8 +440,8 @@ impl Room {
         self.dispatch();
         self.note_turn();
         self.write_record();
-        for (_, person, sender) in &self.conns {
-            let _ = sender.send(self.state(*person).to_string());
+        for (_, person, page) in &self.conns {
+            page.send(self.state(*person).to_string());
         }
         // Each event is told once, with the state it changed.
         self.events.clear();
@@ -452,21 +449,15 @@ impl Room {
     }
 
     fn reply(&self, conn: u64, text: String) {
-        if let Some((_, _, sender)) = self.conns.iter().find(|(c, _, _)| *c == conn) {
-            let _ = sender.send(text);
+        if let Some((_, _, page)) = self.conns.iter().find(|(c, _, _)| *c == conn) {
+            page.send(text);
         }
     }
 
-    /// Writes the whole record, so that a server killed at any time leaves the game: to a
-    /// file beside it first, then renamed over it, so the record is never half written.
+    /// Hands the whole record to the writer, so that a server killed at any time leaves
+    /// the game.
     fn write_record(&self) {
-        let mut fresh = self.record.clone().into_os_string();
-        fresh.push(".new");
-        let written = std::fs::write(&fresh, self.judge.record(None))
-            .and_then(|()| std::fs::rename(&fresh, &self.record));
-        if let Err(e) = written {
-            log::error!("cannot write the record {}: {e}", self.record.display());
-        }
+        let _ = self.record.send(self.judge.record(None));
     }
 
     /// Asks each person's odds engine about the position, when the panel is on and the
@@ -601,6 +592,31 @@ impl Room {
         }
         state
     }
+}
+
+/// Starts the thread that keeps the record file: a disk write takes milliseconds, which
+/// the table would otherwise add to every move's way to the pages. Each record is written
+/// beside the file and renamed over it, so the file is never half written; when several
+/// wait, only the latest is written.
+fn record_writer(path: PathBuf) -> anyhow::Result<Sender<String>> {
+    let (sender, texts) = channel::<String>();
+    std::thread::Builder::new()
+        .name("record".into())
+        .spawn(move || {
+            let mut fresh = path.clone().into_os_string();
+            fresh.push(".new");
+            while let Ok(mut text) = texts.recv() {
+                while let Ok(newer) = texts.try_recv() {
+                    text = newer;
+                }
+                let written =
+                    std::fs::write(&fresh, text).and_then(|()| std::fs::rename(&fresh, &path));
+                if let Err(e) = written {
+                    log::error!("cannot write the record {}: {e}", path.display());
+                }
+            }
+        })?;
+    Ok(sender)
 }
 
 /// The odds panel's message from the lines `d` printed: `<station> <seat> <ranks>

@@ -108,7 +108,14 @@ def check_junqi_dark(ctx):
         foreign_pieces_hidden(b)
         # No other seat's lineup anywhere in the page, now that the record names them all.
         path = next(l.split(" record ", 1)[1] for l in server.lines if l.startswith("qiyi play:"))
-        record = open(path, encoding="utf-8").read()
+
+        def finished_record():
+            # written a moment after the page hears of the end
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            return text if "position setup" in text and "in progress" not in text else None
+
+        record = b.wait(finished_record, "the record of the finished game", timeout=15)
         setup = next(l for l in record.splitlines() if l.startswith("position setup"))
         page = b.driver.page_source
         for token in setup.split()[2:6]:
