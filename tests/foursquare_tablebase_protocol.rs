@@ -3,10 +3,10 @@
 //! `Tablebase` option, `go` limits with the table, and the cache being distrusted when it
 //! should be.
 
-mod common;
+use crate::common;
 
-use common::Engine;
-use common::minimax::{Proven, minimax, random_fsn};
+use crate::common::Engine;
+use crate::common::minimax::{Proven, minimax, random_fsn};
 use qiyi::core::Game;
 use qiyi::games::foursquare::Position;
 use rand::rngs::StdRng;

@@ -2,9 +2,9 @@
 //! queries, perft, deployment, searches and stop, bad input; and whole games, one engine
 //! per team, that end with an agreed result, including against a random mover.
 
-mod common;
+use crate::common;
 
-use common::Engine;
+use crate::common::Engine;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::time::{Duration, Instant};

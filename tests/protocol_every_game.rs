@@ -2,9 +2,7 @@
 //! `go perft` is a job that `stop`, `quit`, the end of input and a new position end at
 //! once, and options may come in any order around `setoption name Game`.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 use std::time::{Duration, Instant};
 
 /// Each game with its handshake, a perft depth that takes far longer than the waits

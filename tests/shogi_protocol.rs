@@ -2,9 +2,7 @@
 //! their move history (sennichite), and malformed or illegal input, each answered by one
 //! error line that leaves the position as it was.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 use std::time::Duration;
 
 const SECOND: Duration = Duration::from_secs(1);

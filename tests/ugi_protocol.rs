@@ -1,9 +1,7 @@
 //! UGI sessions against the real binary: handshake, positions, queries, searches under
 //! every limit, the per-move cap, stop/isready while searching, and bad input.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 use std::time::{Duration, Instant};
 
 const SECOND: Duration = Duration::from_secs(1);
