@@ -61,3 +61,15 @@ fn every_test_file_is_declared() {
     }
     assert!(files >= 30, "only {files} test files found in {dir}");
 }
+
+/// `src/main.rs` is built without a test harness (`test = false` in Cargo.toml): a unit
+/// test there would never run. Tests of what it does belong in the library or here.
+#[test]
+fn the_binary_has_no_unit_tests() {
+    let main = include_str!("../src/main.rs");
+    assert!(
+        !main.contains("#[test]") && !main.contains("#[cfg(test)]"),
+        "src/main.rs has tests, which cargo test skips: remove `test = false` from its \
+         [[bin]] in Cargo.toml"
+    );
+}
