@@ -1,8 +1,11 @@
 //! Every integration test in one binary. Each former `tests/<name>.rs` binary is the
 //! module `<name>` here, with the helpers of `tests/common/` shared by all: with the
 //! release profile's fat LTO every test binary costs a full link, so there is one
-//! (`autotests = false` and one `[[test]]` in Cargo.toml). A new test file must be
-//! declared below; `every_test_file_is_declared` fails otherwise.
+//! (`autotests = false` and one `[[test]]` in Cargo.toml). From an empty target
+//! directory, on 2 cores shared with other work (load 5 to 6), `cargo test --release`
+//! built for 755 s and took 889 s in all (665 s of CPU) with 30 binaries; with one, 342 s
+//! and 491 s (362 s of CPU). A new test file must be declared below;
+//! `every_test_file_is_declared` fails otherwise.
 
 mod common;
 
