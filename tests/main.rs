@@ -5,7 +5,8 @@
 //! directory, on 2 cores shared with other work (load 5 to 6), `cargo test --release`
 //! built for 755 s and took 889 s in all (665 s of CPU) with 30 binaries; with one, 342 s
 //! and 491 s (362 s of CPU). A new test file must be declared below;
-//! `every_test_file_is_declared` fails otherwise.
+//! `every_test_file_is_declared` fails otherwise. In a test file the shared helpers are
+//! `crate::common` (`use crate::common::Engine;`), not `mod common;`.
 
 mod common;
 
