@@ -3,9 +3,7 @@
 //! off, Shredder-FENs and X-FENs read either way, and the engine's state kept when a
 //! castling move is spelt the other way.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 
 fn uci() -> Engine {
     let (engine, lines) = Engine::uci_chess();

@@ -5,9 +5,7 @@
 //! the hand-written evaluation, and `UCI_LimitStrength` plays with the hand-written one,
 //! which its Elo scale was measured with.
 
-mod common;
-
-use common::{Engine, TinyNetwork, tiny_network};
+use crate::common::{Engine, TinyNetwork, tiny_network};
 use qiyi::games::chess::nnue::EMBEDDED_NAME;
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //! whole suite stays well under a minute in a release build. Counts beyond the budget stay
 //! in the file as data for manual runs (`qiyi perft`).
 
-mod common;
+use crate::common;
 
 use qiyi::core::Game;
 use qiyi::games::chess::Position;

@@ -6,9 +6,7 @@
 //!
 //! Needs `python3` with python-chess (`pip install chess`), like the other chess oracles.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 use std::process::Command;
 use std::time::Duration;
 

@@ -4,9 +4,7 @@
 //! effect while `UCI_LimitStrength` is off. Depths, not times, are checked, so a loaded
 //! machine changes nothing.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 use qiyi::games::chess::strength::SCALE;
 use std::time::Duration;
 

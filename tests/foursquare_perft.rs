@@ -6,7 +6,7 @@
 //! the engine's bitboards and capture tables say what the rules say. The published counts
 //! live in `tests/perft/foursquare.perft`, so they are data that both generators check.
 
-mod common;
+use crate::common;
 
 use qiyi::core::Game;
 use qiyi::games::foursquare::Position;

@@ -2,9 +2,7 @@
 //! loss within a few plies that plain minimax proves is found by the search with the exact
 //! distance, and the move it picks keeps the win.
 
-mod common;
-
-use common::minimax::{Proven, minimax};
+use crate::common::minimax::{Proven, minimax};
 use qiyi::core::{Game, MATE, MoveList, Score};
 use qiyi::games::foursquare::{Eval, Position};
 use qiyi::search::{self, Control, Limits, SearchParams, TranspositionTable};

@@ -2,9 +2,7 @@
 //! the rules (the `Game` trait): plain minimax on positions near the end of the game, and
 //! the defining equations of a solved game checked move by move.
 
-mod common;
-
-use common::minimax::{Proven, minimax, random_fsn};
+use crate::common::minimax::{Proven, minimax, random_fsn};
 use qiyi::core::{Game, MoveList};
 use qiyi::games::foursquare::Position;
 use qiyi::games::foursquare::tablebase::{Tablebase, Value};

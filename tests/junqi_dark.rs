@@ -4,10 +4,8 @@
 //! showing what is known of the hidden pieces; impossible records refused with one error
 //! while the previous position stays.
 
-mod common;
-
-use common::Engine;
-use common::junqi::{Played, SEATS, random_game};
+use crate::common::Engine;
+use crate::common::junqi::{Played, SEATS, random_game};
 use qiyi::core::{Game, MoveList};
 use qiyi::games::junqi::Position;
 use std::time::Duration;

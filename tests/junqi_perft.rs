@@ -9,7 +9,7 @@
 //! (`docs/rules/junqi.md` §4 to §7). Positions are copied, never unmade. The counts live in `tests/perft/junqi.perft`; both generators must
 //! reproduce them.
 
-mod common;
+use crate::common;
 
 use qiyi::core::{Game, MoveList};
 use qiyi::games::junqi::Position;

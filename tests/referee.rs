@@ -3,9 +3,9 @@
 //! deployment, an engine that will not quit) against the fake engine
 //! `tests/referee_fake.sh`, which also shows what each seat was told in the dark game.
 
-mod common;
+use crate::common;
 
-use common::Engine;
+use crate::common::Engine;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

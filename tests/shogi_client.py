@@ -108,7 +108,10 @@ def main(path):
         start = time.monotonic()
         engine.stop()
         lines = read_until(engine, "bestmove")
-        check(time.monotonic() - start < 0.5, "stop after ponder was slow")
+        # At once, give or take what a loaded machine adds; a ponder search that ignored
+        # stop would never answer.
+        took = time.monotonic() - start
+        check(took < 3.0, "stop after ponder took %.3f s" % took)
         check(legal(board, lines[-1].split()[1]), "illegal move after stop: %r" % lines[-1])
 
         # Infinite analysis, stopped.

@@ -3,9 +3,7 @@
 //! with it once `EvalFile` names it. Out of the box shogi evaluates by hand (no network
 //! is built in); a chess network is refused with one error line.
 
-mod common;
-
-use common::{Engine, TinyNetwork, run_qiyi, tiny_network};
+use crate::common::{Engine, TinyNetwork, run_qiyi, tiny_network};
 use std::time::Duration;
 
 /// The score of `go depth 1` after two opening moves, with a cleared table.

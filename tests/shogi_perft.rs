@@ -4,7 +4,7 @@
 //! Every count up to a node budget is checked: small ones on one thread with
 //! `qiyi::perft::perft`, big ones with `qiyi::perft::divide` on two threads.
 
-mod common;
+use crate::common;
 
 use qiyi::core::Game;
 use qiyi::games::shogi::Position;

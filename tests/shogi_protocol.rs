@@ -2,9 +2,7 @@
 //! their move history (sennichite), and malformed or illegal input, each answered by one
 //! error line that leaves the position as it was.
 
-mod common;
-
-use common::Engine;
+use crate::common::{Engine, SLACK};
 use std::time::Duration;
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -125,7 +123,8 @@ fn a_timed_go_mate_is_held_to_the_move_time_limit() {
     let answer = engine.until("checkmate", 10 * SECOND).pop().unwrap();
     let took = start.elapsed();
     assert_eq!(answer, "checkmate timeout");
-    assert!(took < Duration::from_millis(800), "{took:?}");
+    // Held to the limit, not the five seconds asked.
+    assert!(took < Duration::from_millis(300) + SLACK, "{took:?}");
     // Under the limit the time asked for is kept.
     engine.send("setoption name MoveTimeLimit value 60000");
     let start = std::time::Instant::now();

@@ -3,9 +3,7 @@
 //! asked of both after every move, and their answers compared. Also: the engine against a
 //! random mover, which it must beat.
 
-mod common;
-
-use common::Engine;
+use crate::common::Engine;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

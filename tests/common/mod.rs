@@ -12,6 +12,11 @@ use std::sync::OnceLock;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// What a loaded machine may add to an answer that should come at once, or to a time
+/// limit the engine keeps: generous, because the tests prove behaviour (an answer that
+/// comes, a limit that is kept), not speed, which is the benchmarks' business.
+pub const SLACK: Duration = Duration::from_secs(3);
+
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -145,6 +150,35 @@ impl Engine {
             Ok(line) => Some(line),
             Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
         }
+    }
+
+    /// Every line the engine prints during `window` (a wait that paces a test, or watches
+    /// for something that must not happen, in place of a sleep).
+    pub fn lines_within(&mut self, window: Duration) -> Vec<String> {
+        let deadline = Instant::now() + window;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return seen;
+            }
+            match self.lines.recv_timeout(left) {
+                Ok(line) => seen.push(line),
+                // Timed out, or the engine's output has ended (it exited).
+                Err(_) => return seen,
+            }
+        }
+    }
+
+    /// Watches the output for `window` and panics if a line starting with `prefix` comes
+    /// (a `bestmove` before `stop`, say); the lines seen.
+    pub fn none_within(&mut self, prefix: &str, window: Duration) -> Vec<String> {
+        let seen = self.lines_within(window);
+        assert!(
+            !seen.iter().any(|l| l.starts_with(prefix)),
+            "'{prefix}' within {window:?}: {seen:#?}"
+        );
+        seen
     }
 
     /// Lines up to and including the first that starts with `prefix`; panics after `timeout`.
