@@ -5,6 +5,7 @@
 //! over those traits.
 
 pub mod bench;
+pub mod cli;
 pub mod core;
 pub mod datagen;
 pub mod games;
