@@ -225,7 +225,7 @@ fn a_hash_size_that_cannot_be_had_is_an_error_not_a_panic() {
 
 #[test]
 fn a_refused_hash_size_leaves_the_running_job_alone() {
-    // Found by docs/tools/fuzz_protocol.py: the table was refused only after the running
+    // Found by tools/fuzz_protocol.py: the table was refused only after the running
     // search or perft had been stopped, so a rejected command ended the job.
     for (game, hello, depth, setup) in GAMES {
         let mut engine = start(game, hello, setup);
@@ -265,7 +265,7 @@ fn a_refused_hash_size_leaves_the_running_job_alone() {
 
 #[test]
 fn an_oracle_option_sent_before_its_game_is_kept_for_it() {
-    // Found by docs/tools/fuzz_protocol.py: FourSquare's `Tablebase` was an unknown
+    // Found by tools/fuzz_protocol.py: FourSquare's `Tablebase` was an unknown
     // option until FourSquare was being played, unlike its rule option `MaxPlies`.
     for args in [&[][..], &["--game", "chess"][..]] {
         let mut engine = Engine::start(args);

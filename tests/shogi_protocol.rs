@@ -110,7 +110,7 @@ fn bad_input_battery() {
 
 #[test]
 fn a_timed_go_mate_is_held_to_the_move_time_limit() {
-    // Found by docs/tools/fuzz_protocol.py: `go mate 5000` ran its five seconds whatever
+    // Found by tools/fuzz_protocol.py: `go mate 5000` ran its five seconds whatever
     // `MoveTimeLimit` said; only `go mate infinite` may (as `go infinite` may).
     let mut engine = usi();
     engine.send("setoption name MoveTimeLimit value 300");
