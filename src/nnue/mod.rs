@@ -16,7 +16,9 @@
 
 pub mod train;
 
-use crate::core::{EloScale, Evaluator, Game, MATE_BOUND, MoveList, OptionKind, OptionSpec, Score};
+use crate::core::{
+    EloScale, Evaluator, Game, MATE_BOUND, MAX_PLY, MoveList, OptionKind, OptionSpec, Score,
+};
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -406,7 +408,7 @@ pub struct Accumulators<G> {
 
 impl<G: Features> Accumulators<G> {
     pub fn new(network: &Network, root: &G) -> Accumulators<G> {
-        let mut plies = Vec::with_capacity(crate::search::MAX_PLY + 2);
+        let mut plies = Vec::with_capacity(MAX_PLY + 2);
         plies.push(Ply {
             sums: network.refresh(root),
             change: None,

@@ -5,8 +5,10 @@
 //! (a Junqi partner after an elimination, say) is searched without negating the window.
 
 use super::tt::{Bound, TtHit, score_from_tt, score_to_tt};
-use super::{MAX_PLY, Report, ReportFn, SearchResult, Shared, Skill};
-use crate::core::{Evaluator, Game, MATE, MATE_BOUND, MoveList, Outcome, Score, mate_in, mated_in};
+use super::{Report, ReportFn, SearchResult, Shared, Skill};
+use crate::core::{
+    Evaluator, Game, MATE, MATE_BOUND, MAX_PLY, MoveList, Outcome, Score, mate_in, mated_in,
+};
 use std::sync::atomic::Ordering;
 
 const INFINITY: Score = MATE + 1;

@@ -19,9 +19,6 @@ use std::time::{Duration, Instant};
 pub use time::{Limits, TimeBudget, TimeSettings};
 pub use tt::{Bound, TranspositionTable};
 
-/// Deepest iteration and deepest ply (search plus quiescence) ever searched.
-pub const MAX_PLY: usize = 128;
-
 /// Shared switches between the protocol thread and a running search.
 pub struct Control {
     stop: AtomicBool,
