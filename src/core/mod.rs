@@ -11,6 +11,7 @@ mod movelist;
 mod options;
 mod oracle;
 mod score;
+pub mod tunable;
 
 pub use movelist::MoveList;
 pub use options::{OptionKind, OptionSpec};

@@ -14,8 +14,8 @@ use super::tables::{
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
+use crate::core::tunable::Tunable;
 use crate::core::{EloScale, Evaluator, MoveList, Score};
-use crate::tune::Tunable;
 
 /// Where each group of terms starts in [`WEIGHTS`], and how many it has. Piece kinds
 /// index from pawn (0) to queen (4) or king (5); ranks and squares are from the owner's
@@ -640,9 +640,9 @@ mod tests {
     fn the_weights_file_is_what_the_tuner_writes() {
         // Writing the current weights back must reproduce weights.rs byte for byte, so a
         // tuning run's output drops in unchanged and the section names match the layout.
-        let current = crate::tune::as_floats(&WEIGHTS);
+        let current = crate::core::tunable::as_floats(&WEIGHTS);
         assert_eq!(
-            crate::tune::weights_source::<Position>(&current),
+            crate::core::tunable::weights_source::<Position>(&current),
             include_str!("weights.rs")
         );
     }

@@ -23,8 +23,8 @@ use super::tables::{
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
+use crate::core::tunable::Tunable;
 use crate::core::{Evaluator, MoveList, Score};
-use crate::tune::Tunable;
 
 /// Where each group of terms starts in [`WEIGHTS`]. Kinds are those of `tables` (pawn 1
 /// to dragon 14, king 8); rows are counted from the owner's side (0 = the far rank).
@@ -792,9 +792,9 @@ mod tests {
 
     #[test]
     fn the_weights_file_is_what_the_tuner_writes() {
-        let current = crate::tune::as_floats(&WEIGHTS);
+        let current = crate::core::tunable::as_floats(&WEIGHTS);
         assert_eq!(
-            crate::tune::weights_source::<Position>(&current),
+            crate::core::tunable::weights_source::<Position>(&current),
             include_str!("weights.rs")
         );
     }
