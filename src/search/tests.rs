@@ -367,10 +367,9 @@ fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
     // Node limits that end the search inside an iteration, over the chess bench positions:
     // where the iteration had already replaced the best move, the last report says so
     // with a lower bound (unsearched moves may still be better).
-    use crate::games::{GameKind, chess};
+    use crate::games::chess;
     let mut cut_short = 0;
-    let positions = GameKind::Chess
-        .bench_positions()
+    let positions = include_str!("../../bench_positions/chess.epd")
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'));
     for fen in positions {
