@@ -116,15 +116,6 @@ impl WithGame for NewSession {
     }
 }
 
-/// The dialect a game speaks when no handshake said otherwise.
-fn default_dialect(kind: GameKind) -> &'static dyn Dialect {
-    DIALECTS
-        .iter()
-        .copied()
-        .find(|d| d.game() == kind)
-        .unwrap_or(&Ugi)
-}
-
 /// The command loop's state.
 struct Loop {
     out: Output,
@@ -151,7 +142,7 @@ impl Loop {
             let kind = self
                 .game
                 .ok_or("no game selected: send uci, usi or ugi first (or start with --game)")?;
-            let dialect = self.dialect.unwrap_or_else(|| default_dialect(kind));
+            let dialect = self.dialect.unwrap_or_else(|| dialect::native(kind));
             let out = self.out.clone();
             let mut session = kind.dispatch(NewSession { dialect, out })?;
             for (name, value) in &self.settings {

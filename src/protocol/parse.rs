@@ -2,7 +2,7 @@
 //! malformed command is rejected before it can change anything.
 
 use super::command::{Command, Query, Start};
-use super::dialect::DIALECTS;
+use super::dialect::{self, DIALECTS};
 use crate::core::quote;
 use crate::games::GameKind;
 use crate::search::Limits;
@@ -151,7 +151,11 @@ fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
         return Ok(Command::Deploy);
     }
     // USI's `go mate` is a mate search with a time limit, not a search for a mate in N.
-    if let (GameKind::Shogi, ["mate", limit @ ..]) = (game, rest) {
+    // The game's own dialect decides, whatever the handshake was, as the clock tokens
+    // follow the game.
+    if let ["mate", limit @ ..] = rest
+        && dialect::native(game).timed_mate_search()
+    {
         return match limit {
             ["infinite"] => Ok(Command::Mate { time: None }),
             [ms] => milliseconds("mate", Some(ms)).map(|ms| Command::Mate { time: Some(ms) }),
