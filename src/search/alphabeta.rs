@@ -4,6 +4,7 @@
 //! Scores are from the view of the team to move. A child whose mover is on the same team
 //! (a Junqi partner after an elimination, say) is searched without negating the window.
 
+use super::time::Stability;
 use super::tt::{Bound, TtHit, score_from_tt, score_to_tt};
 use super::{Report, ReportFn, SearchResult, Shared, Skill};
 use crate::core::{
@@ -131,10 +132,8 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     /// nodes of the last, and evaluating is the dearest step of a node, so remembering
     /// them pays; the key is the full 64-bit hash, as in the transposition table.
     eval_cache: Vec<(u64, Score)>,
-    /// The best move after the last completed iteration, how many iterations in a row it
-    /// has stayed best, and its score: the main thread spends more of its budget when the
-    /// answer is still changing or falling, less when it has settled.
-    stability: (Option<G::Move>, u32, Score),
+    /// How settled the answer is, which scales the main thread's soft limit.
+    stability: Stability<G::Move>,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
@@ -164,7 +163,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             excluded: [None; MAX_PLY + 1],
             root_depth: 1,
             eval_cache: vec![(0, NO_EVAL); EVAL_CACHE],
-            stability: (None, 0, 0),
+            stability: Stability::default(),
         }
     }
 
@@ -182,7 +181,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.seldepth = 0;
         self.stopped = false;
         self.root_depth = 1;
-        self.stability = (None, 0, 0);
+        self.stability = Stability::default();
         self.publish_nodes();
     }
 
@@ -370,30 +369,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             return shared.control.elapsed() >= soft;
         }
         let best = &self.root_moves[0];
-        let (last_best, stable, last_score) = self.stability;
-        let stable = if last_best == Some(best.mv) {
-            stable + 1
-        } else {
-            0
-        };
-        // Percent of the soft budget: a best move that just changed needs confirming, one
-        // that has held for several iterations does not; a falling score needs a remedy.
-        let mut percent = match stable {
-            0 => 170,
-            1 => 125,
-            2 => 100,
-            _ => 70,
-        };
-        if last_best.is_some() && best.score < last_score - 30 {
-            percent += 40;
-        }
-        if depth >= 5 {
-            percent = percent * share_scale(best.nodes, self.nodes) / 100;
-        }
-        self.stability = (Some(best.mv), stable, best.score);
-        let scaled = soft * percent / 100;
-        let limit = shared.budget.hard.map_or(scaled, |hard| scaled.min(hard));
-        shared.control.elapsed() >= limit
+        let percent = self
+            .stability
+            .percent(best.mv, best.score, depth, best.nodes, self.nodes);
+        shared.control.elapsed() >= shared.budget.scaled(soft, percent)
     }
 
     fn report(&self, depth: u32, index: usize) -> Report<G::Move> {
@@ -1157,14 +1136,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     }
 }
 
-/// Percent of the time budget to spend by the share of the search's `nodes` the best
-/// move took: the larger its share, the fewer the rivals that came near it. Half the
-/// budget at 95% or more, the whole at 70%, half as much again at 45% or less.
-fn share_scale(best_nodes: u64, nodes: u64) -> u32 {
-    let share = (best_nodes * 100 / nodes.max(1)).min(100) as u32;
-    (240 - 2 * share).clamp(50, 150)
-}
-
 /// Whether a check, whose exchange on its square comes to `exchange`, is a threat worth
 /// searching deeper. In chess one that gives material away is a sacrifice to see
 /// through; with drops (shogi) checks are within reach almost anywhere, and one that
@@ -1353,20 +1324,6 @@ mod tests {
                 Some(chess::Position::move_index(take) as u32)
             );
         });
-    }
-
-    #[test]
-    fn a_best_move_that_took_most_of_the_search_needs_less_time() {
-        assert_eq!(share_scale(96, 100), 50);
-        assert_eq!(share_scale(70, 100), 100);
-        assert_eq!(share_scale(40, 100), 150);
-        assert_eq!(share_scale(0, 0), 150);
-        assert_eq!(share_scale(200, 100), 50, "more than all is all");
-        let scales: Vec<u32> = (0..=100).map(|share| share_scale(share, 100)).collect();
-        assert!(
-            scales.windows(2).all(|w| w[1] <= w[0]),
-            "never more for a larger share"
-        );
     }
 
     #[test]
