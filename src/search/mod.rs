@@ -4,20 +4,32 @@
 //!
 //! The search never prints: it hands [`Report`]s to a callback and returns a
 //! [`SearchResult`]; the protocol layer decides what the user sees.
+//!
+//! One file per job, as Stockfish splits its search: this file is the entry points and
+//! what the threads share; `worker` is one thread's state, `root` its iterative
+//! deepening, `negamax` and `quiescence` the tree below the root, `movepick` the order
+//! moves are tried in, `history` what a thread learns about moves between searches,
+//! `time` every decision about time, `tt` the shared table and `worlds` the search under
+//! hidden information.
 
-mod alphabeta;
+mod history;
+mod movepick;
+mod negamax;
+mod quiescence;
+mod root;
 pub mod time;
 pub mod tt;
+mod worker;
 mod worlds;
 
 use crate::core::{Evaluator, Game, MATE_BOUND, MoveList, Score};
-pub use alphabeta::Histories;
-use alphabeta::Worker;
+pub use history::Histories;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 pub use time::{Limits, TimeBudget, TimeSettings};
 pub use tt::{Bound, TranspositionTable};
+use worker::Worker;
 
 /// Shared switches between the protocol thread and a running search.
 pub struct Control {
