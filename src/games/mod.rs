@@ -47,10 +47,10 @@ impl GameKind {
     pub fn dispatch<T: WithGame>(self, task: T) -> Result<T::Output, String> {
         match self {
             GameKind::Chess => {
-                Ok(task.run::<chess::Position, _>(self, chess::Evaluation::default()))
+                Ok(task.run::<chess::Position, _>(self, chess::NetworkEval::default()))
             }
             GameKind::Shogi => {
-                Ok(task.run::<shogi::Position, _>(self, shogi::Evaluation::default()))
+                Ok(task.run::<shogi::Position, _>(self, shogi::NetworkEval::default()))
             }
             GameKind::Junqi => Ok(task.run::<junqi::Position, _>(self, junqi::Eval)),
             GameKind::FourSquare => Ok(task.run::<foursquare::Position, _>(self, foursquare::Eval)),

@@ -17,15 +17,15 @@ const NO_FILE: &str = "<empty>";
 /// game has one), or the hand-written `H` when `EvalFile` is empty. Quiescence, move
 /// ordering, pruning margins and the win/draw/loss model are the hand-written
 /// evaluation's either way.
-pub struct Evaluation<G, H> {
+pub struct NetworkEval<G, H> {
     network: Option<Arc<Network>>,
     hand_written: H,
     game: PhantomData<fn(&G)>,
 }
 
-impl<G, H: Clone> Clone for Evaluation<G, H> {
+impl<G, H: Clone> Clone for NetworkEval<G, H> {
     fn clone(&self) -> Self {
-        Evaluation {
+        NetworkEval {
             network: self.network.clone(),
             hand_written: self.hand_written.clone(),
             game: PhantomData,
@@ -33,10 +33,10 @@ impl<G, H: Clone> Clone for Evaluation<G, H> {
     }
 }
 
-impl<G: Features, H: Default> Default for Evaluation<G, H> {
+impl<G: Features, H: Default> Default for NetworkEval<G, H> {
     /// The built-in network, or the hand-written evaluation for a game without one.
     fn default() -> Self {
-        Evaluation {
+        NetworkEval {
             network: G::built_in().map(|(_, network)| network),
             hand_written: H::default(),
             game: PhantomData,
@@ -44,10 +44,10 @@ impl<G: Features, H: Default> Default for Evaluation<G, H> {
     }
 }
 
-impl<G: Features, H: Default> Evaluation<G, H> {
+impl<G: Features, H: Default> NetworkEval<G, H> {
     /// The engine's evaluation with `network`.
     pub fn with_network(network: Network) -> Self {
-        Evaluation {
+        NetworkEval {
             network: Some(Arc::new(network)),
             hand_written: H::default(),
             game: PhantomData,
@@ -56,7 +56,7 @@ impl<G: Features, H: Default> Evaluation<G, H> {
 
     /// The hand-written evaluation alone.
     pub fn hand_written() -> Self {
-        Evaluation {
+        NetworkEval {
             network: None,
             hand_written: H::default(),
             game: PhantomData,
@@ -74,7 +74,7 @@ fn bounded(score: Score) -> Score {
     score.clamp(-(MATE_BOUND - 1), MATE_BOUND - 1)
 }
 
-impl<G, H> Evaluator<G> for Evaluation<G, H>
+impl<G, H> Evaluator<G> for NetworkEval<G, H>
 where
     G: Features,
     H: Evaluator<G, State = ()> + Clone + Default,

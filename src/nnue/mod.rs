@@ -27,7 +27,7 @@ mod network;
 pub mod train;
 
 pub use accumulator::Accumulators;
-pub use evaluator::Evaluation;
+pub use evaluator::NetworkEval;
 pub use features::{Change, Features, Inputs, Piece};
 pub use network::{BLOCK, MAX_HIDDEN, Network, QA, QB, SCALE, Sum, max_output_weight};
 

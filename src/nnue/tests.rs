@@ -54,7 +54,7 @@ pub(crate) fn check_turned_positions_agree<G: Features>(network: &Network, a: &s
 /// accumulators agree with a refresh from the whole position.
 struct Checked<E>(E);
 
-impl<G, H> Evaluator<G> for Checked<Evaluation<G, H>>
+impl<G, H> Evaluator<G> for Checked<NetworkEval<G, H>>
 where
     G: Features,
     H: Evaluator<G, State = ()> + Clone + Default,
@@ -81,7 +81,7 @@ where
 
 /// Searches from `pos` on one and two threads, null moves and all, checking the
 /// accumulators at every evaluation.
-pub(crate) fn check_search_keeps_accumulators<G, H>(eval: Evaluation<G, H>, pos: &G)
+pub(crate) fn check_search_keeps_accumulators<G, H>(eval: NetworkEval<G, H>, pos: &G)
 where
     G: Features,
     H: Evaluator<G, State = ()> + Clone + Default,

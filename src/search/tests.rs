@@ -383,7 +383,7 @@ fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
             let mut reports = Vec::new();
             let result = search(
                 &pos,
-                &chess::Eval,
+                &chess::HandEval,
                 &tt,
                 &mut Vec::new(),
                 &Control::default(),
@@ -545,7 +545,7 @@ fn a_weakened_search_varies_but_never_hangs_a_piece() {
         };
         search(
             &pos,
-            &chess::Eval,
+            &chess::HandEval,
             &TranspositionTable::new(1),
             &mut Vec::new(),
             &Control::default(),
@@ -608,7 +608,7 @@ fn histories_kept_from_one_search_order_the_next() {
         let tt = TranspositionTable::new(1);
         search(
             &pos,
-            &chess::Eval,
+            &chess::HandEval,
             &tt,
             histories,
             &Control::default(),

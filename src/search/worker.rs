@@ -224,7 +224,7 @@ pub(super) mod tests {
     pub(in crate::search) fn with_chess_worker(
         pos: &chess::Position,
         limits: Limits,
-        test: impl FnOnce(&mut Worker<chess::Position, chess::Eval>, &TranspositionTable),
+        test: impl FnOnce(&mut Worker<chess::Position, chess::HandEval>, &TranspositionTable),
     ) {
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
@@ -238,7 +238,7 @@ pub(super) mod tests {
         let mut worker = Worker::new(
             0,
             pos.clone(),
-            &chess::Eval,
+            &chess::HandEval,
             &shared,
             &mut histories,
             &moves,
