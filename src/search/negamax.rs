@@ -1,7 +1,7 @@
 //! The tree below the root: negamax with PVS, and everything a node decides before and
 //! while it searches its moves (table cut-offs, mate distance, reverse futility, null
-//! move, ProbCut, singular extensions, late move reductions and pruning), then
-//! quiescence, which searches captures alone until the position is quiet.
+//! move, ProbCut, singular extensions, late move reductions and pruning). At depth 0 it
+//! hands over to `quiescence`.
 
 use super::history::HISTORY_MAX;
 use super::movepick::pick_next;

@@ -2,8 +2,8 @@
 //! it, the root moves, the per-ply stacks (line played, killers, PV, exclusions), the
 //! evaluation cache and the limits it polls. The search itself is spread over the files
 //! beside this one, each an `impl Worker` block of its own: `root` (iterative deepening
-//! and the root), `negamax` (the tree below it), `movepick` (ordering) and `history`
-//! (what is learnt about moves).
+//! and the root), `negamax` and `quiescence` (the tree below it), `movepick` (ordering)
+//! and `history` (what is learnt about moves).
 //!
 //! Scores are from the view of the team to move. A child whose mover is on the same team
 //! (a Junqi partner after an elimination, say) is searched without negating the window.
