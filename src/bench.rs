@@ -7,6 +7,27 @@ use crate::games::{GameKind, WithGame};
 use crate::search::{self, TranspositionTable};
 use std::time::{Duration, Instant};
 
+/// The bench positions of `kind`, one per line (`#` starts a comment), built into the
+/// binary so that `qiyi bench` works from any directory.
+pub fn positions(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Chess => include_str!("../bench_positions/chess.epd"),
+        GameKind::Shogi => include_str!("../bench_positions/shogi.sfen"),
+        GameKind::Junqi => include_str!("../bench_positions/junqi.txt"),
+        GameKind::FourSquare => include_str!("../bench_positions/foursquare.txt"),
+    }
+}
+
+/// The depth `qiyi bench` searches `kind` to by default: a few seconds in all on one core.
+pub fn default_depth(kind: GameKind) -> u32 {
+    match kind {
+        GameKind::FourSquare => 22,
+        GameKind::Shogi => 5,
+        GameKind::Junqi => 6,
+        _ => 10,
+    }
+}
+
 /// Totals of one bench run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BenchTotals {
@@ -31,9 +52,8 @@ impl WithGame for Bench {
     type Output = anyhow::Result<BenchTotals>;
 
     fn run<G: Game, E: Evaluator<G>>(self, kind: GameKind, eval: E) -> Self::Output {
-        let depth = self.depth.unwrap_or(kind.bench_depth());
-        let positions: Vec<&str> = kind
-            .bench_positions()
+        let depth = self.depth.unwrap_or(default_depth(kind));
+        let positions: Vec<&str> = positions(kind)
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('#'))

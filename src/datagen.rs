@@ -404,7 +404,7 @@ mod tests {
     fn run(settings: &Datagen) -> String {
         settings
             .clone()
-            .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+            .run::<chess::Position, _>(GameKind::Chess, chess::HandEval)
             .unwrap();
         std::fs::read_to_string(&settings.out).unwrap()
     }
@@ -449,7 +449,7 @@ mod tests {
             ..settings(&parts, 16)
         };
         let error = other
-            .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+            .run::<chess::Position, _>(GameKind::Chess, chess::HandEval)
             .unwrap_err();
         assert!(error.to_string().contains("nodes=300"), "{error}");
         assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
@@ -490,7 +490,7 @@ mod tests {
             ..from_book.clone()
         };
         let error = other
-            .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+            .run::<chess::Position, _>(GameKind::Chess, chess::HandEval)
             .unwrap_err();
         assert!(error.to_string().contains("openings="), "{error}");
         // A line that is no position stops the run, naming the line.
@@ -500,7 +500,7 @@ mod tests {
             ..from_book
         };
         let error = bad
-            .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+            .run::<chess::Position, _>(GameKind::Chess, chess::HandEval)
             .unwrap_err();
         assert!(format!("{error:#}").contains("line 2"), "{error:#}");
         let _ = std::fs::remove_dir_all(&dir);
@@ -518,12 +518,12 @@ mod tests {
         };
         with_option
             .clone()
-            .run::<chess::Position, _>(GameKind::Chess, chess::Evaluation::default())
+            .run::<chess::Position, _>(GameKind::Chess, chess::NetworkEval::default())
             .unwrap();
         assert_eq!(std::fs::read_to_string(&with_option.out).unwrap(), expected);
         // Going on without the option would mix two evaluations' games in one file.
         let error = settings(&emptied, 8)
-            .run::<chess::Position, _>(GameKind::Chess, chess::Evaluation::default())
+            .run::<chess::Position, _>(GameKind::Chess, chess::NetworkEval::default())
             .unwrap_err();
         assert!(error.to_string().contains("EvalFile=<empty>"), "{error}");
         // An option the evaluation does not have stops the run before any game.
@@ -534,7 +534,7 @@ mod tests {
         };
         assert!(
             bad.clone()
-                .run::<chess::Position, _>(GameKind::Chess, chess::Eval)
+                .run::<chess::Position, _>(GameKind::Chess, chess::HandEval)
                 .is_err()
         );
         assert!(!bad.out.exists(), "no output before the options are good");

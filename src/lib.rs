@@ -3,6 +3,13 @@
 //! Every game implements [`core::Game`] (rules and notation) and [`core::Evaluator`]
 //! (static judgement); the search, perft, bench and the protocol loop are written once
 //! over those traits.
+//!
+//! The modules are layers that know only what lies below them: `core` ← `search` and
+//! `nnue` ← `games` ← `protocol` and the command-line tools (`bench`, `perft`,
+//! `datagen`, `tune`, `referee`, `play`) ← `main`; `search` and `nnue` do not know each
+//! other. What two layers share (the `Tunable` trait the evaluations implement and the
+//! tuner reads, `MAX_PLY`) lives in `core`. Unit tests of `search` and `nnue` are the
+//! one exception: they search real games' positions.
 
 pub mod bench;
 pub mod cli;

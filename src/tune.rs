@@ -16,27 +16,17 @@
 //! self-play. One position in ten is held out to report the error on data the fit has
 //! not seen, and a second file (`--check`) may stand for positions of another kind.
 //!
-//! The tuner is written once over [`Tunable`]; a game takes part by making its evaluation
-//! linear (`core::linear`) and naming its groups of terms.
+//! The tuner is written once over [`Tunable`] (`core::tunable`, which the games implement);
+//! a game takes part by making its evaluation linear (`core::linear`) and naming its groups
+//! of terms.
 
 use crate::core::Game;
-use crate::core::linear::{Pair, Trace};
+use crate::core::tunable::{Tunable, as_floats, weights_source};
 use anyhow::{Context, bail};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
-
-/// A game whose evaluation `qiyi tune` can fit.
-pub trait Tunable: Game {
-    /// The weights the evaluation plays with, in the order of its terms.
-    const WEIGHTS: &'static [Pair];
-    /// The groups of terms, named, in order: the layout of the weights file.
-    fn sections() -> Vec<(&'static str, usize)>;
-    /// The position's term counts from the first player's view, and the middlegame and
-    /// endgame shares of the blend (with any scaling the evaluation applies on top).
-    fn trace(&self) -> (Trace, f64, f64);
-}
 
 /// The `qiyi tune` run: data file, epochs, and where to write the new weights.
 pub struct Tuning {
@@ -292,45 +282,6 @@ impl Tuning {
         }
         Ok(())
     }
-}
-
-pub(crate) fn as_floats(weights: &[Pair]) -> Vec<[f64; 2]> {
-    weights
-        .iter()
-        .map(|p| [f64::from(p.0), f64::from(p.1)])
-        .collect()
-}
-
-/// The weights as the Rust source of `weights.rs`.
-pub fn weights_source<G: Tunable>(weights: &[[f64; 2]]) -> String {
-    let mut out = String::from(
-        "//! The evaluation weights (middlegame, endgame), in the order of `eval::terms`.\n\
-         //!\n\
-         //! Written by `qiyi tune` (docs/tuning.md) from the results of real games; change them by\n\
-         //! tuning again, not by hand.\n\n\
-         use super::eval::terms;\n\
-         use crate::core::linear::Pair;\n\n\
-         #[rustfmt::skip]\n\
-         pub(super) static WEIGHTS: [Pair; terms::COUNT] = [\n",
-    );
-    let rounded: Vec<Pair> = weights
-        .iter()
-        .map(|w| Pair(w[0].round() as i32, w[1].round() as i32))
-        .collect();
-    let mut at = 0;
-    for (name, len) in G::sections() {
-        writeln!(out, "    // {name}").unwrap();
-        for row in rounded[at..at + len].chunks(8) {
-            let cells: Vec<String> = row
-                .iter()
-                .map(|p| format!("Pair({}, {}),", p.0, p.1))
-                .collect();
-            writeln!(out, "    {}", cells.join(" ")).unwrap();
-        }
-        at += len;
-    }
-    out.push_str("];\n");
-    out
 }
 
 #[cfg(test)]

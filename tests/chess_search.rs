@@ -2,11 +2,11 @@
 //! Stockfish 15.1 when these positions were chosen), and its best move keeps the mate.
 
 use qiyi::core::{Game, mate_in, mated_in};
-use qiyi::games::chess::{Eval, Position};
+use qiyi::games::chess::{HandEval, Position};
 use qiyi::search::{self, SearchResult, TranspositionTable};
 
 fn search(pos: &Position, depth: u32) -> SearchResult<<Position as Game>::Move> {
-    search::search_to_depth(pos, &Eval, &TranspositionTable::new(16), depth, 1)
+    search::search_to_depth(pos, &HandEval, &TranspositionTable::new(16), depth, 1)
 }
 
 #[test]

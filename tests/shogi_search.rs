@@ -4,11 +4,11 @@
 //! mover.
 
 use qiyi::core::{Game, MoveList, Outcome, mate_in, mated_in};
-use qiyi::games::shogi::{Eval, Move, Position};
+use qiyi::games::shogi::{HandEval, Move, Position};
 use qiyi::search::{self, SearchResult, TranspositionTable};
 
 fn search(pos: &Position, depth: u32) -> SearchResult<Move> {
-    search::search_to_depth(pos, &Eval, &TranspositionTable::new(16), depth, 1)
+    search::search_to_depth(pos, &HandEval, &TranspositionTable::new(16), depth, 1)
 }
 
 fn play(pos: &mut Position, moves: &str) {

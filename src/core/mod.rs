@@ -11,11 +11,12 @@ mod movelist;
 mod options;
 mod oracle;
 mod score;
+pub mod tunable;
 
 pub use movelist::MoveList;
 pub use options::{OptionKind, OptionSpec};
 pub use oracle::{Oracle, Verdict};
-pub use score::{MATE, MATE_BOUND, Score, mate_in, mated_in};
+pub use score::{MATE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in};
 
 use std::fmt::Debug;
 

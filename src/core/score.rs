@@ -10,6 +10,11 @@ pub const MATE: Score = 32_000;
 /// Scores beyond this magnitude are wins or losses found by search, not evaluations.
 pub const MATE_BOUND: Score = MATE - 1_000;
 
+/// Deepest iteration and deepest ply (search plus quiescence) ever searched. Here rather
+/// than in the search because what keeps a stack per ply (an evaluation's accumulators)
+/// sizes it by the same bound, and mate scores count plies up to it.
+pub const MAX_PLY: usize = 128;
+
 /// The score of a win `ply` plies from the root.
 #[inline]
 pub fn mate_in(ply: usize) -> Score {

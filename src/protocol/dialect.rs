@@ -1,5 +1,6 @@
 //! What differs between UCI, USI and UGI, and nothing else: handshake words, how scores
-//! and `bestmove` are written, and which game a bare handshake starts.
+//! and `bestmove` are written, what `go mate` means, and which game a bare handshake
+//! starts.
 
 use crate::core::{MATE, Score};
 use crate::games::GameKind;
@@ -26,6 +27,12 @@ pub trait Dialect: Send + Sync {
     /// Whether `bestmove` may carry `ponder <move>` (UGI's is exactly two tokens).
     fn ponder_suffix(&self) -> bool {
         true
+    }
+    /// Whether `go mate` is a mate search under a time limit (USI's `go mate <ms>` or
+    /// `go mate infinite`, answered `checkmate ...`) rather than a search for a mate in
+    /// N moves (UCI's and UGI's `go mate <N>`, a limit like `depth`).
+    fn timed_mate_search(&self) -> bool {
+        false
     }
     /// The `bestmove` word that claims a win instead of moving (USI's `win`, for the
     /// entering-king declaration); `None` where the protocol has no such claim.
@@ -120,6 +127,9 @@ impl Dialect for Usi {
     fn no_move(&self) -> &'static str {
         "resign"
     }
+    fn timed_mate_search(&self) -> bool {
+        true
+    }
     fn claim_win(&self) -> Option<&'static str> {
         Some("win")
     }
@@ -159,6 +169,16 @@ impl Dialect for Ugi {
 /// Every dialect, for recognising handshakes.
 pub static DIALECTS: [&dyn Dialect; 3] = [&Uci, &Usi, &Ugi];
 
+/// The dialect `kind` speaks natively (chess UCI, shogi USI, the rest UGI): the one a
+/// session uses when no handshake said otherwise, and the one whose grammar `go` follows.
+pub fn native(kind: GameKind) -> &'static dyn Dialect {
+    DIALECTS
+        .iter()
+        .copied()
+        .find(|d| d.game() == kind)
+        .unwrap_or(&Ugi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +209,15 @@ mod tests {
         );
         assert_eq!(Usi.bestmove(None, None), "bestmove resign");
         assert_eq!(Ugi.bestmove(None, None), "bestmove (none)");
+    }
+
+    #[test]
+    fn only_usi_times_its_mate_search_and_each_game_has_its_dialect() {
+        assert!(Usi.timed_mate_search());
+        assert!(!Uci.timed_mate_search() && !Ugi.timed_mate_search());
+        assert_eq!(native(GameKind::Chess).hello(), "uci");
+        assert_eq!(native(GameKind::Shogi).hello(), "usi");
+        assert_eq!(native(GameKind::Junqi).hello(), "ugi");
+        assert_eq!(native(GameKind::FourSquare).hello(), "ugi");
     }
 }

@@ -9,12 +9,13 @@ use super::{Output, Session};
 use crate::core::{
     Evaluator, Game, MateAnswer, MoveList, OptionKind, OptionSpec, Oracle, Outcome, Verdict, quote,
 };
-use crate::games::GameKind;
+use crate::games::{GameKind, WithGame};
 use crate::perft;
 use crate::search::{
     self, Control, FULL_SKILL, Histories, Limits, Report, SearchParams, Skill, TimeBudget,
     TranspositionTable,
 };
+use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -56,7 +57,7 @@ pub(super) fn engine_options() -> Vec<OptionSpec> {
 /// may hide information, `UCI_ShowWDL` when its evaluation has a model of results,
 /// `UCI_LimitStrength` and `UCI_Elo` when its strength is calibrated in Elo, its rule
 /// options, its evaluation's and its oracle's.
-pub(crate) fn game_options<G: Game, E: Evaluator<G>>(
+pub(super) fn game_options<G: Game, E: Evaluator<G>>(
     eval: &E,
     oracle: Option<&dyn Oracle<G>>,
 ) -> Vec<OptionSpec> {
@@ -98,6 +99,34 @@ pub(crate) fn game_options<G: Game, E: Evaluator<G>>(
         .chain(eval.options())
         .chain(oracle.iter().flat_map(|o| o.options()))
         .collect()
+}
+
+/// The options `kind` declares besides the engine's: those that change its rules
+/// (Junqi's `NoCombatDrawPlies`), its evaluation's (chess's `EvalFile`) and its oracle's
+/// (FourSquare's `Tablebase`), known without an engine for it, so they can be accepted
+/// before the game is chosen.
+pub(super) fn own_options(kind: GameKind) -> Vec<OptionSpec> {
+    struct OwnOptions;
+    impl WithGame for OwnOptions {
+        type Output = Vec<OptionSpec>;
+        fn run<G: Game, E: Evaluator<G>>(self, _kind: GameKind, eval: E) -> Self::Output {
+            game_options(&eval, eval.oracle().as_deref())
+        }
+    }
+    kind.dispatch(OwnOptions).unwrap_or_default()
+}
+
+/// The `Game` option as the protocol declares it, with `kind` as the current value.
+pub(super) fn game_option(kind: GameKind) -> OptionSpec {
+    static VARS: Lazy<Vec<&'static str>> =
+        Lazy::new(|| GameKind::ALL.into_iter().map(GameKind::name).collect());
+    OptionSpec {
+        name: "Game",
+        kind: OptionKind::Combo {
+            default: kind.name(),
+            vars: VARS.as_slice(),
+        },
+    }
 }
 
 /// A game's engine: position, options, table and the job in flight.

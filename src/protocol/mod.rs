@@ -15,8 +15,7 @@ pub use crate::core::quote;
 pub use command::{Command, Query, Start};
 pub use dialect::{DIALECTS, Dialect, Uci, Ugi, Usi};
 pub use engine::Engine;
-use engine::engine_options;
-pub(crate) use engine::game_options;
+use engine::{engine_options, game_option, own_options};
 pub use parse::{ParseError, parse};
 
 use crate::core::{Evaluator, Game, OptionKind, OptionSpec};
@@ -117,15 +116,6 @@ impl WithGame for NewSession {
     }
 }
 
-/// The dialect a game speaks when no handshake said otherwise.
-fn default_dialect(kind: GameKind) -> &'static dyn Dialect {
-    DIALECTS
-        .iter()
-        .copied()
-        .find(|d| d.game() == kind)
-        .unwrap_or(&Ugi)
-}
-
 /// The command loop's state.
 struct Loop {
     out: Output,
@@ -152,7 +142,7 @@ impl Loop {
             let kind = self
                 .game
                 .ok_or("no game selected: send uci, usi or ugi first (or start with --game)")?;
-            let dialect = self.dialect.unwrap_or_else(|| default_dialect(kind));
+            let dialect = self.dialect.unwrap_or_else(|| dialect::native(kind));
             let out = self.out.clone();
             let mut session = kind.dispatch(NewSession { dialect, out })?;
             for (name, value) in &self.settings {
@@ -190,14 +180,14 @@ impl Loop {
                     GameKind::ALL
                         .into_iter()
                         .filter(|&kind| kind != current)
-                        .flat_map(GameKind::own_options)
+                        .flat_map(own_options)
                         .find(|spec| spec.name.eq_ignore_ascii_case(&name))
                 }
             }
         } else {
             engine_options()
                 .into_iter()
-                .chain(GameKind::ALL.into_iter().flat_map(GameKind::own_options))
+                .chain(GameKind::ALL.into_iter().flat_map(own_options))
                 .find(|spec| spec.name.eq_ignore_ascii_case(&name))
         };
         let spec = spec.ok_or_else(|| format!("unknown option {}", quote(&name)))?;
@@ -221,7 +211,7 @@ impl Loop {
             format!("id name qiyi {}", env!("CARGO_PKG_VERSION")),
             "id author the qiyi developers".to_string(),
         ];
-        lines.push(kind.option().to_string());
+        lines.push(game_option(kind).to_string());
         match self.session() {
             Ok(session) => {
                 session.set_dialect(dialect);

@@ -2,7 +2,7 @@
 //! malformed command is rejected before it can change anything.
 
 use super::command::{Command, Query, Start};
-use super::dialect::DIALECTS;
+use super::dialect::{self, DIALECTS};
 use crate::core::quote;
 use crate::games::GameKind;
 use crate::search::Limits;
@@ -127,12 +127,35 @@ fn milliseconds(name: &str, value: Option<&&str>) -> Result<u64, ParseError> {
     number::<i64>(name, value).map(|ms| ms.max(0) as u64)
 }
 
+/// Which players a `go` clock token (`wtime` → `w`, `p1inc` → `p1`) belongs to in `game`.
+/// In Junqi `p1`/`p2` are the teams (S+N, E+W), so one clock serves both partners, while
+/// `stime`..`wtime` are the seats' own.
+fn clock_owners(game: GameKind, owner: &str) -> &'static [usize] {
+    match (game, owner) {
+        (GameKind::Chess, "w") | (GameKind::Shogi, "b") => &[0],
+        (GameKind::Chess, "b") | (GameKind::Shogi, "w") => &[1],
+        (GameKind::FourSquare, "p1") => &[0],
+        (GameKind::FourSquare, "p2") => &[1],
+        (GameKind::Junqi, "p1") => &[0, 2],
+        (GameKind::Junqi, "p2") => &[1, 3],
+        (GameKind::Junqi, "s") => &[0],
+        (GameKind::Junqi, "e") => &[1],
+        (GameKind::Junqi, "n") => &[2],
+        (GameKind::Junqi, "w") => &[3],
+        _ => &[],
+    }
+}
+
 fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
     if rest == ["deploy"] {
         return Ok(Command::Deploy);
     }
     // USI's `go mate` is a mate search with a time limit, not a search for a mate in N.
-    if let (GameKind::Shogi, ["mate", limit @ ..]) = (game, rest) {
+    // The game's own dialect decides, whatever the handshake was, as the clock tokens
+    // follow the game.
+    if let ["mate", limit @ ..] = rest
+        && dialect::native(game).timed_mate_search()
+    {
         return match limit {
             ["infinite"] => Ok(Command::Mate { time: None }),
             [ms] => milliseconds("mate", Some(ms)).map(|ms| Command::Mate { time: Some(ms) }),
@@ -182,7 +205,7 @@ fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
                     .strip_suffix("time")
                     .map(|owner| (owner, false))
                     .or_else(|| token.strip_suffix("inc").map(|owner| (owner, true)));
-                let owners = clock.map_or(&[][..], |(owner, _)| game.clock_owners(owner));
+                let owners = clock.map_or(&[][..], |(owner, _)| clock_owners(game, owner));
                 if owners.is_empty() {
                     return error(format!("go: unknown parameter {}", quote(token)));
                 }

@@ -367,10 +367,9 @@ fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
     // Node limits that end the search inside an iteration, over the chess bench positions:
     // where the iteration had already replaced the best move, the last report says so
     // with a lower bound (unsearched moves may still be better).
-    use crate::games::{GameKind, chess};
+    use crate::games::chess;
     let mut cut_short = 0;
-    let positions = GameKind::Chess
-        .bench_positions()
+    let positions = include_str!("../../bench_positions/chess.epd")
         .lines()
         .filter(|line| !line.trim().is_empty() && !line.starts_with('#'));
     for fen in positions {
@@ -384,7 +383,7 @@ fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
             let mut reports = Vec::new();
             let result = search(
                 &pos,
-                &chess::Eval,
+                &chess::HandEval,
                 &tt,
                 &mut Vec::new(),
                 &Control::default(),
@@ -546,7 +545,7 @@ fn a_weakened_search_varies_but_never_hangs_a_piece() {
         };
         search(
             &pos,
-            &chess::Eval,
+            &chess::HandEval,
             &TranspositionTable::new(1),
             &mut Vec::new(),
             &Control::default(),
@@ -609,7 +608,7 @@ fn histories_kept_from_one_search_order_the_next() {
         let tt = TranspositionTable::new(1);
         search(
             &pos,
-            &chess::Eval,
+            &chess::HandEval,
             &tt,
             histories,
             &Control::default(),

@@ -1,7 +1,10 @@
 //! Time management: turning `go` parameters into a soft limit (do not start another
 //! iteration) and a hard limit (abort mid-iteration), both under the per-move cap that the
 //! rules impose (`MoveTimeLimit`, one minute by default) whatever the clock says.
+//! The soft limit then stretches or shrinks with how settled the answer is (`Stability`):
+//! all of the search's time policy lives here, the search only asks.
 
+use crate::core::Score;
 use std::time::Duration;
 
 /// What `go` asked for, in protocol-neutral form. Clocks are indexed by player.
@@ -137,11 +140,101 @@ impl TimeBudget {
             hard: hard.map(Duration::from_millis),
         }
     }
+
+    /// The soft limit `soft` stretched or shrunk to `percent` of itself (what
+    /// [`Stability::percent`] answers), never beyond the hard limit.
+    pub(super) fn scaled(&self, soft: Duration, percent: u32) -> Duration {
+        let scaled = soft * percent / 100;
+        self.hard.map_or(scaled, |hard| scaled.min(hard))
+    }
+}
+
+/// How settled the search's answer is: the best move after the last completed iteration,
+/// how many iterations in a row it has stayed best, and its score. The main thread spends
+/// more of its budget when the answer is still changing or falling, less when it has
+/// settled.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Stability<M> {
+    best: Option<M>,
+    stable: u32,
+    score: Score,
+}
+
+impl<M> Default for Stability<M> {
+    fn default() -> Self {
+        Stability {
+            best: None,
+            stable: 0,
+            score: 0,
+        }
+    }
+}
+
+impl<M: Copy + PartialEq> Stability<M> {
+    /// Takes in a completed iteration (at `depth`) whose `best` move scored `score` and
+    /// took `best_nodes` of the search's `nodes`, and answers the percent of the soft
+    /// budget to spend.
+    pub(super) fn percent(
+        &mut self,
+        best: M,
+        score: Score,
+        depth: u32,
+        best_nodes: u64,
+        nodes: u64,
+    ) -> u32 {
+        let stable = if self.best == Some(best) {
+            self.stable + 1
+        } else {
+            0
+        };
+        // Percent of the soft budget: a best move that just changed needs confirming, one
+        // that has held for several iterations does not; a falling score needs a remedy.
+        let mut percent = match stable {
+            0 => 170,
+            1 => 125,
+            2 => 100,
+            _ => 70,
+        };
+        if self.best.is_some() && score < self.score - 30 {
+            percent += 40;
+        }
+        if depth >= 5 {
+            percent = percent * share_scale(best_nodes, nodes) / 100;
+        }
+        *self = Stability {
+            best: Some(best),
+            stable,
+            score,
+        };
+        percent
+    }
+}
+
+/// Percent of the time budget to spend by the share of the search's `nodes` the best
+/// move took: the larger its share, the fewer the rivals that came near it. Half the
+/// budget at 95% or more, the whole at 70%, half as much again at 45% or less.
+fn share_scale(best_nodes: u64, nodes: u64) -> u32 {
+    let share = (best_nodes * 100 / nodes.max(1)).min(100) as u32;
+    (240 - 2 * share).clamp(50, 150)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_best_move_that_took_most_of_the_search_needs_less_time() {
+        assert_eq!(share_scale(96, 100), 50);
+        assert_eq!(share_scale(70, 100), 100);
+        assert_eq!(share_scale(40, 100), 150);
+        assert_eq!(share_scale(0, 0), 150);
+        assert_eq!(share_scale(200, 100), 50, "more than all is all");
+        let scales: Vec<u32> = (0..=100).map(|share| share_scale(share, 100)).collect();
+        assert!(
+            scales.windows(2).all(|w| w[1] <= w[0]),
+            "never more for a larger share"
+        );
+    }
 
     fn ms(budget: TimeBudget) -> (Option<u128>, Option<u128>) {
         (

@@ -14,7 +14,8 @@
 //! each world on one thread. `docs/design/junqi-dark.md` §6 describes this search as the
 //! Junqi dark game uses it.
 
-use super::alphabeta::{Histories, Worker};
+use super::history::Histories;
+use super::worker::Worker;
 use super::{
     Control, Limits, Report, ReportFn, SKILL_CANDIDATES, SearchParams, SearchResult, Shared, Skill,
     TimeBudget, TranspositionTable, wait_for_stop,

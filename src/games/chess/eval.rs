@@ -14,8 +14,8 @@ use super::tables::{
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
+use crate::core::tunable::Tunable;
 use crate::core::{EloScale, Evaluator, MoveList, Score};
-use crate::tune::Tunable;
 
 /// Where each group of terms starts in [`WEIGHTS`], and how many it has. Piece kinds
 /// index from pawn (0) to queen (4) or king (5); ranks and squares are from the owner's
@@ -118,9 +118,11 @@ fn forward(sq: u8, color: Color) -> u8 {
     }
 }
 
-/// The chess evaluation.
+/// The hand-written chess evaluation, linear in the weights `qiyi tune` fits. The engine
+/// plays with [`super::NetworkEval`], which falls back on it and keeps its move ordering
+/// and margins.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Eval;
+pub struct HandEval;
 
 /// Pawn facts per side: which files hold pawns, and each file's most advanced and least
 /// advanced pawn rank (from White's numbering).
@@ -234,7 +236,7 @@ pub(super) fn terms<S: Sink>(pos: &Position, sink: &mut S) -> i32 {
     phase.min(MAX_PHASE)
 }
 
-impl Eval {
+impl HandEval {
     /// The score from White's view.
     fn white_score(&self, pos: &Position) -> i32 {
         let mut total = Total::new(&WEIGHTS);
@@ -453,7 +455,7 @@ pub(super) fn drawish_divisor(pos: &Position, score: i32) -> i32 {
     }
 }
 
-impl Evaluator<Position> for Eval {
+impl Evaluator<Position> for HandEval {
     type State = ();
 
     fn new_state(&self, _: &Position) {}
@@ -571,7 +573,7 @@ mod tests {
     use crate::core::Game;
 
     fn eval(fen: &str) -> i32 {
-        Eval.evaluate(&Position::from_notation(fen).unwrap())
+        HandEval.evaluate(&Position::from_notation(fen).unwrap())
     }
 
     #[test]
@@ -592,7 +594,7 @@ mod tests {
         let exchange = |fen: &str, mv: &str| {
             let pos = Position::from_notation(fen).unwrap();
             let mv = pos.parse_move(mv).unwrap();
-            (Eval.exchange(&pos, mv), Eval.good_capture(&pos, mv))
+            (HandEval.exchange(&pos, mv), HandEval.good_capture(&pos, mv))
         };
         let pawns = "4k3/8/8/2p1p3/8/8/8/3RK3 w - - 0 1";
         assert_eq!(exchange(pawns, "d1d3").0, Some(0));
@@ -629,9 +631,9 @@ mod tests {
             let traced = f64::from(a) * mg + f64::from(b) * eg;
             // Play divides in integers, the tuner in floats.
             assert!(
-                (traced - f64::from(Eval.white_score(&pos))).abs() <= 1.0,
+                (traced - f64::from(HandEval.white_score(&pos))).abs() <= 1.0,
                 "{traced} {}: {fen}",
-                Eval.white_score(&pos),
+                HandEval.white_score(&pos),
             );
         }
     }
@@ -640,9 +642,9 @@ mod tests {
     fn the_weights_file_is_what_the_tuner_writes() {
         // Writing the current weights back must reproduce weights.rs byte for byte, so a
         // tuning run's output drops in unchanged and the section names match the layout.
-        let current = crate::tune::as_floats(&WEIGHTS);
+        let current = crate::core::tunable::as_floats(&WEIGHTS);
         assert_eq!(
-            crate::tune::weights_source::<Position>(&current),
+            crate::core::tunable::weights_source::<Position>(&current),
             include_str!("weights.rs")
         );
     }

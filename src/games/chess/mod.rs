@@ -48,9 +48,9 @@ pub use board::{
     WHITE_QUEENSIDE,
 };
 pub use chess960::chess960_start;
-pub use eval::Eval;
+pub use eval::HandEval;
 pub use fen::{FenError, START_FEN};
-pub use nnue::Evaluation;
+pub use nnue::NetworkEval;
 pub use see::see;
 
 use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};

@@ -2,13 +2,14 @@
 //! is, piece kind, square mirrored for Black), and the network built into the binary.
 
 use super::board::{EMPTY, Move};
-use super::{Eval, Position};
+use super::{HandEval, Position};
 use crate::nnue::{Change, Features, Inputs, Network, Piece};
 use once_cell::sync::Lazy;
 use std::sync::Arc;
 
-/// The engine's chess evaluation: the built-in network unless `EvalFile` says otherwise.
-pub type Evaluation = crate::nnue::Evaluation<Position, Eval>;
+/// The engine's chess evaluation: the built-in network unless `EvalFile` says otherwise,
+/// over [`HandEval`].
+pub type NetworkEval = crate::nnue::NetworkEval<Position, HandEval>;
 
 /// The name of the network built into the binary: `EvalFile`'s default, which loads the
 /// built-in network unless a file of that name exists (as Stockfish does). How it was
@@ -119,12 +120,12 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         )
         .unwrap();
-        check_search_keeps_accumulators(Evaluation::with_network(network), &pos);
+        check_search_keeps_accumulators(NetworkEval::with_network(network), &pos);
         // The hand-written evaluation when no network is loaded, and back to it.
-        let plain = Evaluation::hand_written();
-        assert_eq!(plain.evaluate(&pos), Eval.evaluate(&pos));
+        let plain = NetworkEval::hand_written();
+        assert_eq!(plain.evaluate(&pos), HandEval.evaluate(&pos));
         assert!(plain.configured("EvalFile", "/no/such/file.nnue").is_err());
-        let back = Evaluation::default()
+        let back = NetworkEval::default()
             .configured("EvalFile", "<empty>")
             .unwrap();
         assert!(back.network().is_none());
@@ -134,7 +135,7 @@ mod tests {
     /// up is better for the side that has it; strength limiting sets it aside.
     #[test]
     fn the_built_in_network_plays_and_counts_material() {
-        let built_in = Evaluation::default();
+        let built_in = NetworkEval::default();
         let eval = |fen: &str| built_in.evaluate(&Position::from_notation(fen).unwrap());
         let even = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         assert!(even.abs() < 100, "{even}");
@@ -146,7 +147,7 @@ mod tests {
             .strength_limited()
             .expect("the hand-written evaluation");
         assert!(limited.network().is_none());
-        assert!(Evaluation::hand_written().strength_limited().is_none());
+        assert!(NetworkEval::hand_written().strength_limited().is_none());
         let named = built_in.configured("EvalFile", EMBEDDED_NAME).unwrap();
         assert!(Arc::ptr_eq(
             named.network().unwrap(),

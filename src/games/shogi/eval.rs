@@ -23,8 +23,8 @@ use super::tables::{
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
+use crate::core::tunable::Tunable;
 use crate::core::{Evaluator, MoveList, Score};
-use crate::tune::Tunable;
 
 /// Where each group of terms starts in [`WEIGHTS`]. Kinds are those of `tables` (pawn 1
 /// to dragon 14, king 8); rows are counted from the owner's side (0 = the far rank).
@@ -106,9 +106,11 @@ const EXCHANGE: [i32; KINDS] = [
     0, 195, 665, 850, 1045, 1805, 2090, 1140, 30_000, 630, 980, 1080, 1040, 1800, 2485,
 ];
 
-/// The shogi evaluator.
+/// The hand-written shogi evaluation, linear in the weights `qiyi tune` fits. The engine
+/// plays with [`super::NetworkEval`], which falls back on it and keeps its move ordering
+/// and margins.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Eval;
+pub struct HandEval;
 
 /// The index of a non-king kind among the 13 that have material and king-relative terms.
 #[inline(always)]
@@ -443,7 +445,7 @@ fn camp_control<S: Sink>(color: usize, attacks: &Attacks, sink: &mut S) {
 /// Danger units each kind in the enemy hand brings.
 const HAND_THREAT_UNITS: [i32; 8] = [0, 1, 2, 2, 3, 4, 5, 4];
 
-impl Eval {
+impl HandEval {
     /// The score from sente's view.
     fn sente_score(&self, pos: &Position) -> i32 {
         let mut total = Total::new(&WEIGHTS);
@@ -614,7 +616,7 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     gain[0]
 }
 
-impl Evaluator<Position> for Eval {
+impl Evaluator<Position> for HandEval {
     type State = ();
 
     fn new_state(&self, _: &Position) {}
@@ -664,7 +666,7 @@ mod tests {
     use crate::core::Game;
 
     fn eval(sfen: &str) -> i32 {
-        Eval.evaluate(&Position::from_notation(sfen).unwrap())
+        HandEval.evaluate(&Position::from_notation(sfen).unwrap())
     }
 
     fn see_of(sfen: &str, mv: &str) -> i32 {
@@ -785,16 +787,16 @@ mod tests {
             let (trace, mg, eg) = pos.trace();
             let Pair(a, b) = trace.total(&WEIGHTS);
             let traced = f64::from(a) * mg + f64::from(b) * eg;
-            let played = f64::from(Eval.sente_score(&pos));
+            let played = f64::from(HandEval.sente_score(&pos));
             assert!((traced - played).abs() <= 1.0, "{traced} {played}: {sfen}");
         }
     }
 
     #[test]
     fn the_weights_file_is_what_the_tuner_writes() {
-        let current = crate::tune::as_floats(&WEIGHTS);
+        let current = crate::core::tunable::as_floats(&WEIGHTS);
         assert_eq!(
-            crate::tune::weights_source::<Position>(&current),
+            crate::core::tunable::weights_source::<Position>(&current),
             include_str!("weights.rs")
         );
     }

@@ -45,8 +45,8 @@ mod weights;
 mod zobrist;
 
 pub use board::{Color, EnteringKingRule, Move, Position, Rules, Square, Undo};
-pub use eval::Eval;
-pub use nnue::Evaluation;
+pub use eval::HandEval;
+pub use nnue::NetworkEval;
 pub use sfen::{START_SFEN, SfenError};
 pub use tables::{
     BISHOP, DRAGON, GOLD, HORSE, KING, KNIGHT, LANCE, PAWN, PRO_KNIGHT, PRO_LANCE, PRO_PAWN,

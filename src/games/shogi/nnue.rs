@@ -9,14 +9,15 @@
 //! positional knowledge. A king's move changes those inputs of every piece, so its
 //! sums come from the whole position.
 
-use super::Eval;
+use super::HandEval;
 use super::board::{EMPTY, Move, Position, base_kind, piece};
 use super::tables::{DENSE, GOLD, KINDS, KING, PAWN};
 use crate::nnue::{Change, Features, Inputs, Network, Piece};
 use std::sync::Arc;
 
-/// The engine's shogi evaluation: the hand-written one unless `EvalFile` names a network.
-pub type Evaluation = crate::nnue::Evaluation<Position, Eval>;
+/// The engine's shogi evaluation: the hand-written [`HandEval`] unless `EvalFile` names a
+/// network.
+pub type NetworkEval = crate::nnue::NetworkEval<Position, HandEval>;
 
 /// Marks a piece code as a piece in hand (board codes stay below `0x40`).
 const HAND: u8 = 0x80;
@@ -409,12 +410,12 @@ mod tests {
     fn a_search_with_null_moves_keeps_the_accumulators_right() {
         let pos = Position::from_notation(MIDDLE_GAME).unwrap();
         let network = random_network(5, Position::INPUTS, 128);
-        check_search_keeps_accumulators(Evaluation::with_network(network), &pos);
+        check_search_keeps_accumulators(NetworkEval::with_network(network), &pos);
         // Without a network (the default): the hand-written evaluation, and no built-in
         // network to name.
-        let plain = Evaluation::default();
+        let plain = NetworkEval::default();
         assert!(plain.network().is_none());
-        assert_eq!(plain.evaluate(&pos), Eval.evaluate(&pos));
+        assert_eq!(plain.evaluate(&pos), HandEval.evaluate(&pos));
         assert!(plain.configured("EvalFile", "/no/such/file.nnue").is_err());
         assert!(
             plain
