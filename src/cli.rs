@@ -5,9 +5,9 @@
 //! the browser. Dispatch only; the work lives in the modules below. It is part of the
 //! library (not `src/main.rs`) so that the unit tests check its definition.
 
-use crate::bench::Bench;
 use crate::games::GameKind;
 use crate::perft::PerftRun;
+use crate::tools::bench::Bench;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -93,7 +93,7 @@ enum Action {
         #[arg(long, value_parser = parse_game, default_value = "chess")]
         game: GameKind,
         #[command(flatten)]
-        settings: crate::datagen::Datagen,
+        settings: crate::tools::datagen::Datagen,
     },
     /// Train a game's network (chess or shogi) on `datagen` positions and write the
     /// network file the engine's `EvalFile` option reads.
@@ -114,11 +114,11 @@ enum Action {
     },
     /// Play a Junqi match between two UGI engines given as command lines: games in pairs
     /// with sides swapped, forfeits judged by the rules, a record file and an Elo table.
-    #[command(after_help = crate::referee::HELP)]
-    Referee(Box<crate::referee::Config>),
+    #[command(after_help = crate::tools::junqi_referee::HELP)]
+    Referee(Box<crate::tools::junqi_referee::Config>),
     /// Play in the browser: a local web server with a board for people, engines at the
     /// other seats; prints the URL of each person's seat.
-    Play(Box<crate::play::Config>),
+    Play(Box<crate::tools::play::Config>),
 }
 
 fn parse_game(name: &str) -> Result<GameKind, String> {
@@ -170,7 +170,7 @@ pub fn main() -> ExitCode {
             out,
             check,
         }) => {
-            let tuning = crate::tune::Tuning {
+            let tuning = crate::tools::tune::Tuning {
                 data,
                 epochs,
                 rate,
@@ -200,8 +200,8 @@ pub fn main() -> ExitCode {
             }
             other => Err(anyhow::anyhow!("{other} is too large to solve")),
         },
-        Some(Action::Referee(config)) => crate::referee::run(&config),
-        Some(Action::Play(config)) => crate::play::run(&config),
+        Some(Action::Referee(config)) => crate::tools::junqi_referee::run(&config),
+        Some(Action::Play(config)) => crate::tools::play::run(&config),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

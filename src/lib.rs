@@ -5,21 +5,17 @@
 //! over those traits.
 //!
 //! The modules are layers that know only what lies below them: `core` ← `search` and
-//! `nnue` ← `games` ← `protocol` and the command-line tools (`bench`, `perft`,
-//! `datagen`, `tune`, `referee`, `play`) ← `main`; `search` and `nnue` do not know each
+//! `nnue` ← `games` ← `protocol` and the command-line tools (`tools`: `bench`,
+//! `datagen`, `tune`, `junqi_referee`, `play`; and `perft`) ← `cli` and `main`; `search` and `nnue` do not know each
 //! other. What two layers share (the `Tunable` trait the evaluations implement and the
 //! tuner reads, `MAX_PLY`) lives in `core`. Unit tests of `search` and `nnue` are the
 //! one exception: they search real games' positions.
 
-pub mod bench;
 pub mod cli;
 pub mod core;
-pub mod datagen;
 pub mod games;
 pub mod nnue;
 pub mod perft;
-pub mod play;
 pub mod protocol;
-pub mod referee;
 pub mod search;
-pub mod tune;
+pub mod tools;

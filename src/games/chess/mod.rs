@@ -8,7 +8,7 @@
 //! - `eval`: the tapered evaluation, linear in the weights of `weights`.
 //! - `see`: static exchange evaluation.
 //! - `strength`: `UCI_Elo`'s levels, measured against Stockfish.
-//! - `weights`: the evaluation weights, fitted by `qiyi tune` (crate::tune).
+//! - `weights`: the evaluation weights, fitted by `qiyi tune` (crate::tools::tune).
 //!
 //! Evaluation reads the position through [`Position::pieces`], [`Position::piece_at`],
 //! [`Position::king_square`], [`Position::side`], [`Position::castling_rights`],

@@ -11,7 +11,7 @@ mod two_player;
 use super::worker::Job;
 use crate::games::GameKind;
 use crate::games::junqi::dark::Info;
-use crate::referee::Answer;
+use crate::tools::junqi_referee::Answer;
 use rand::rngs::StdRng;
 use serde_json::{Map, Value};
 

@@ -1,7 +1,7 @@
 //! Siguo Junqi at the table: four seats, lineups chosen first, and in double-open and dark
 //! games each seat shown only the ranks it may know.
 //!
-//! The judge keeps the open position and the referee's transcript (`crate::referee`), so
+//! The judge keeps the open position and the referee's transcript (`crate::tools::junqi_referee`), so
 //! engines are told the game exactly as `qiyi referee` tells it, and a page's board is
 //! filtered by the same [`View`] an engine's `position` command is.
 
@@ -13,8 +13,8 @@ use crate::games::junqi::dark::{Info, LINEUP_SLOTS};
 use crate::games::junqi::{
     DEFAULT_LINEUP, EMPTY, Entry, FLAG, Move, Position, deploy, parse_lineup, rank_of, seat_of,
 };
-use crate::play::worker::Job;
-use crate::referee::{Answer, Event, Transcript, View, eliminations, legal, told};
+use crate::tools::junqi_referee::{Answer, Event, Transcript, View, eliminations, legal, told};
+use crate::tools::play::worker::Job;
 use rand::rngs::StdRng;
 use serde_json::{Map, Value, json};
 
@@ -350,7 +350,7 @@ impl Judge for Junqi {
                 // A lineup is not a move: it gets a few seconds whatever the move time.
                 Some(Job::Deploy {
                     position: placeholder.setup(&view, seat),
-                    movetime: movetime.max(DEPLOY_TIME) + crate::play::worker::MARGIN,
+                    movetime: movetime.max(DEPLOY_TIME) + crate::tools::play::worker::MARGIN,
                 })
             }
             Phase::Play if self.pos.side_to_move() == seat => Some(Job::Go {

@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 /// binary so that `qiyi bench` works from any directory.
 pub fn positions(kind: GameKind) -> &'static str {
     match kind {
-        GameKind::Chess => include_str!("../bench_positions/chess.epd"),
-        GameKind::Shogi => include_str!("../bench_positions/shogi.sfen"),
-        GameKind::Junqi => include_str!("../bench_positions/junqi.txt"),
-        GameKind::FourSquare => include_str!("../bench_positions/foursquare.txt"),
+        GameKind::Chess => include_str!("../../bench_positions/chess.epd"),
+        GameKind::Shogi => include_str!("../../bench_positions/shogi.sfen"),
+        GameKind::Junqi => include_str!("../../bench_positions/junqi.txt"),
+        GameKind::FourSquare => include_str!("../../bench_positions/foursquare.txt"),
     }
 }
 

@@ -3,7 +3,7 @@
 //! asked in, so an answer to an abandoned game is recognised and dropped.
 
 use super::table::{Event, Table};
-use crate::referee::{Answer, EngineSpec, Player};
+use crate::tools::junqi_referee::{Answer, EngineSpec, Player};
 use std::sync::mpsc::{Sender, channel};
 use std::time::Duration;
 

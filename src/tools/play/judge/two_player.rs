@@ -4,8 +4,8 @@
 use super::{Judge, Phase, Variant, Verdict, position_line};
 use crate::core::{Game, MoveList, Outcome};
 use crate::games::GameKind;
-use crate::play::worker::Job;
-use crate::referee::Answer;
+use crate::tools::junqi_referee::Answer;
+use crate::tools::play::worker::Job;
 use rand::RngExt;
 use rand::rngs::StdRng;
 use serde_json::{Map, Value, json};

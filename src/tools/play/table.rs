@@ -5,7 +5,7 @@
 use super::judge::{Judge, Phase, Variant};
 use super::socket::{Page, error};
 use super::worker::{Job, Reply, Worker};
-use crate::referee::EngineSpec;
+use crate::tools::junqi_referee::EngineSpec;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
