@@ -18,6 +18,7 @@ mod chess_python;
 mod chess_result;
 mod chess_search;
 mod chess_strength;
+mod conformance;
 mod foursquare_bench_positions;
 mod foursquare_perft;
 mod foursquare_search;
