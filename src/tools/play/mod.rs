@@ -7,7 +7,8 @@
 //!
 //! - `http`: the listener, the token and `Origin` checks, the page's assets, the record.
 //! - `socket`: one page's WebSocket, between the browser and the table.
-//! - `table`: the table thread: seats, connections, engine workers, clocks, the record file.
+//! - `table`: the table thread: seats, connections, engine workers, clocks.
+//! - `record`: the record file, rewritten after every change on a thread of its own.
 //! - `judge`: one game in progress as the table asks about it ([`judge::Judge`]); its
 //!   `two_player` and `junqi` modules are the games.
 //! - `worker`: one engine process on a thread of its own, so that a search never holds up
@@ -15,6 +16,7 @@
 
 mod http;
 mod judge;
+mod record;
 mod socket;
 mod table;
 mod worker;

@@ -2,7 +2,8 @@
 //! outgoing channel. Everything else (sockets, engine workers, HTTP requests) talks to it
 //! through [`Event`]s, so the game is only ever changed in one place and in one order.
 
-use super::judge::{Judge, Phase, Variant};
+use super::judge::{Judge, Phase, Variant, odds_message};
+use super::record::record_writer;
 use super::socket::{Page, error};
 use super::worker::{Job, Reply, Worker};
 use crate::tools::junqi_referee::EngineSpec;
@@ -592,53 +593,4 @@ impl Room {
         }
         state
     }
-}
-
-/// Starts the thread that keeps the record file: a disk write takes milliseconds, which
-/// the table would otherwise add to every move's way to the pages. Each record is written
-/// beside the file and renamed over it, so the file is never half written; when several
-/// wait, only the latest is written.
-fn record_writer(path: PathBuf) -> anyhow::Result<Sender<String>> {
-    let (sender, texts) = channel::<String>();
-    std::thread::Builder::new()
-        .name("record".into())
-        .spawn(move || {
-            let mut fresh = path.clone().into_os_string();
-            fresh.push(".new");
-            while let Ok(mut text) = texts.recv() {
-                while let Ok(newer) = texts.try_recv() {
-                    text = newer;
-                }
-                let written =
-                    std::fs::write(&fresh, text).and_then(|()| std::fs::rename(&fresh, &path));
-                if let Err(e) = written {
-                    log::error!("cannot write the record {}: {e}", path.display());
-                }
-            }
-        })?;
-    Ok(sender)
-}
-
-/// The odds panel's message from the lines `d` printed: `<station> <seat> <ranks>
-/// <rank><percent>% ...` below the `hidden pieces` line.
-fn odds_message(lines: &[String]) -> Value {
-    let pieces: Vec<Value> = lines
-        .iter()
-        .skip_while(|line| !line.starts_with("hidden pieces"))
-        .skip(1)
-        .filter_map(|line| {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let (at, rest) = (words.first()?, words.get(3..)?);
-            let odds: Vec<Value> = rest
-                .iter()
-                .filter_map(|word| {
-                    let word = word.strip_suffix('%')?;
-                    let (rank, percent) = word.split_at(1);
-                    Some(json!([rank, percent.parse::<u32>().ok()?]))
-                })
-                .collect();
-            Some(json!({"at": at, "odds": odds}))
-        })
-        .collect();
-    json!({"type": "odds", "pieces": pieces})
 }

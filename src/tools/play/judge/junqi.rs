@@ -597,3 +597,27 @@ fn record_rules(text: &str) -> Vec<(String, String)> {
         .map(|(name, value)| (name.to_string(), value.to_string()))
         .collect()
 }
+
+/// The odds panel's message from the lines `d` printed: `<station> <seat> <ranks>
+/// <rank><percent>% ...` below the `hidden pieces` line.
+pub fn odds_message(lines: &[String]) -> Value {
+    let pieces: Vec<Value> = lines
+        .iter()
+        .skip_while(|line| !line.starts_with("hidden pieces"))
+        .skip(1)
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let (at, rest) = (words.first()?, words.get(3..)?);
+            let odds: Vec<Value> = rest
+                .iter()
+                .filter_map(|word| {
+                    let word = word.strip_suffix('%')?;
+                    let (rank, percent) = word.split_at(1);
+                    Some(json!([rank, percent.parse::<u32>().ok()?]))
+                })
+                .collect();
+            Some(json!({"at": at, "odds": odds}))
+        })
+        .collect();
+    json!({"type": "odds", "pieces": pieces})
+}

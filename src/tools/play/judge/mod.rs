@@ -8,6 +8,8 @@
 mod junqi;
 mod two_player;
 
+pub use junqi::odds_message;
+
 use super::worker::Job;
 use crate::games::GameKind;
 use crate::games::junqi::dark::Info;
