@@ -24,9 +24,9 @@ use crate::core::{MoveList, Outcome};
 use crate::games::junqi::board::{Kind, SEAT_NAMES, STATIONS, TABLES, name};
 use crate::games::junqi::notation::{parse_lineup, setup_fields};
 use crate::games::junqi::position::{
-    DEFAULT_DRAW_PLIES, DEFAULT_MAX_PASSES, ENGINEER, FLAG, Move, Position, has_exit, reach,
-    set_has, team,
+    ENGINEER, FLAG, Move, Position, has_exit, reach, set_has, team,
 };
+use crate::games::junqi::turn::{self, Rules, Turns};
 use crate::games::junqi::{Clash, Entry, Ply, Report, SetupError};
 use std::fmt;
 
@@ -35,25 +35,6 @@ const NONE: u8 = u8::MAX;
 /// The rank written on the public board for a piece whose rank is not known: no real rank,
 /// so nothing can mistake it for one. Only occupancy and owners are read from it.
 const UNKNOWN: u8 = 12;
-
-/// The rule options the game is played under (as the `NoCombatDrawPlies` and `MaxPasses`
-/// options of the open game).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// Plies without a piece leaving the board before a draw (0 = off).
-    pub draw_plies: u16,
-    /// The pass or timeout that eliminates its seat (0 = never).
-    pub max_passes: u8,
-}
-
-impl Default for Rules {
-    fn default() -> Rules {
-        Rules {
-            draw_plies: DEFAULT_DRAW_PLIES,
-            max_passes: DEFAULT_MAX_PASSES,
-        }
-    }
-}
 
 /// Why a token of the record is impossible.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -390,7 +371,7 @@ impl InfoState {
             .belief
             .propagate()
             .expect("parsed lineups and the deployment rules always fit the counts");
-        state.settle(first);
+        state.last_mover = state.settle(first) as u8;
         Ok(state)
     }
 
@@ -407,21 +388,6 @@ impl InfoState {
         match offender {
             Some(seat) => Err(InfoError::Visibility { info, seat }),
             None => Ok(()),
-        }
-    }
-
-    /// Gives the first turn to `seat` or the next live seat, as an open setup does.
-    fn settle(&mut self, seat: usize) {
-        let start = if self.is_out(seat) {
-            self.next_live(seat)
-        } else {
-            seat
-        };
-        self.side = start as u8;
-        let before = (start + 3) % 4;
-        self.last_mover = before as u8;
-        if !self.team_out() && self.stuck(start) {
-            self.next_turn(before, before);
         }
     }
 
@@ -493,10 +459,8 @@ impl InfoState {
         if self.is_over() {
             return Err(Reject::Over);
         }
-        if self.eliminate(seat) {
-            self.quiet = 0;
-        }
-        if self.team_out() || usize::from(self.side) == seat {
+        self.remove_seat(seat);
+        if turn::any_team_out(self.out) || usize::from(self.side) == seat {
             self.next_turn(seat, usize::from(self.last_mover));
         }
         Ok(())
@@ -515,9 +479,7 @@ impl InfoState {
         let (removed, fight) = match ply.mv {
             Move::PASS | Move::TIMEOUT => {
                 self.count_stillness(mover);
-                self.passes[mover] = self.passes[mover].saturating_add(1);
-                let last = self.rules.max_passes > 0 && self.passes[mover] >= self.rules.max_passes;
-                (last && self.eliminate(mover), None)
+                (self.pass(mover), None)
             }
             Move::RESIGN => (self.eliminate(mover), None),
             mv => {
@@ -536,13 +498,8 @@ impl InfoState {
                 self.play_move(mv, checked, report)?
             }
         };
-        self.quiet = if removed {
-            0
-        } else {
-            self.quiet.saturating_add(1)
-        };
         self.last_mover = mover as u8;
-        self.next_turn(mover, mover);
+        self.end_ply(mover, removed);
         if let Some(fight) = fight {
             let gone = (self.out & !out_before) | later_outs;
             self.learn(&fight, public_before, gone)?;
@@ -746,60 +703,6 @@ impl InfoState {
         }
     }
 
-    /// Passes the turn on from `after` (the mover, or a seat eliminated on its turn); on
-    /// a finished game `mover` keeps it. A seat whose lineup was given and that has no
-    /// legal move is eliminated at the start of its turn, as in the open game.
-    fn next_turn(&mut self, after: usize, mover: usize) {
-        self.turn_known_movable = false;
-        if self.team_out() {
-            self.side = mover as u8;
-            return;
-        }
-        let mut seat = self.next_live(after);
-        if !self.drawn() {
-            while self.stuck(seat) {
-                if self.eliminate(seat) {
-                    self.quiet = 0;
-                }
-                if self.team_out() {
-                    seat = mover;
-                    break;
-                }
-                seat = self.next_live(seat);
-            }
-        }
-        self.side = seat as u8;
-    }
-
-    /// Whether the state knows that `seat` has no legal move: its lineup was given and
-    /// none of its pieces can go anywhere.
-    fn stuck(&self, seat: usize) -> bool {
-        self.known & (1 << seat) != 0 && !self.public_position().has_move(seat)
-    }
-
-    fn next_live(&self, seat: usize) -> usize {
-        (1..=4)
-            .map(|k| (seat + k) % 4)
-            .find(|&s| !self.is_out(s))
-            .unwrap_or(seat)
-    }
-
-    /// Removes every piece of `seat`, marks it out and its flag public (its marshal leaves
-    /// now if it had not); returns whether any piece left.
-    fn eliminate(&mut self, seat: usize) -> bool {
-        let mut removed = false;
-        for k in 0..SEAT_PIECES {
-            let p = PieceId::new(seat, k);
-            if self.is_alive(p) {
-                self.kill(p);
-                removed = true;
-            }
-        }
-        self.out |= 1 << seat;
-        self.public |= 1 << seat;
-        removed
-    }
-
     fn place(&mut self, p: PieceId, station: usize) {
         self.at[station] = p.0;
         self.station[p.index()] = station as u8;
@@ -809,14 +712,6 @@ impl InfoState {
         let s = usize::from(self.station[p.index()]);
         self.at[s] = NONE;
         self.station[p.index()] = NONE;
-    }
-
-    fn team_out(&self) -> bool {
-        (0..2).any(|t| self.out & (0b0101 << t) == 0b0101 << t)
-    }
-
-    fn drawn(&self) -> bool {
-        self.rules.draw_plies > 0 && self.quiet >= self.rules.draw_plies
     }
 
     /// Piece bytes as [`Position`] keeps them, with `rank(p)` for each piece on the board.
@@ -846,8 +741,7 @@ impl InfoState {
         pos.public = self.public;
         pos.quiet = self.quiet;
         pos.passes = self.passes;
-        pos.draw_plies = self.rules.draw_plies;
-        pos.max_passes = self.rules.max_passes;
+        pos.rules = self.rules;
         pos.hash = pos.compute_hash();
         pos
     }
@@ -886,8 +780,7 @@ impl InfoState {
         );
         let mut pos = crate::games::junqi::notation::parse_setup(&text)
             .unwrap_or_else(|e| panic!("a consistent assignment gives valid lineups: {e}"));
-        pos.draw_plies = self.rules.draw_plies;
-        pos.max_passes = self.rules.max_passes;
+        pos.rules = self.rules;
         pos
     }
 
@@ -923,7 +816,7 @@ impl InfoState {
 
     /// Whether the game is over (no ply may follow).
     pub fn is_over(&self) -> bool {
-        self.drawn() || self.team_out()
+        self.drawn() || turn::any_team_out(self.out)
     }
 
     /// What the state was built to see.
@@ -948,7 +841,7 @@ impl InfoState {
 
     /// Whether `seat` has been eliminated (or was `0` in the setup).
     pub fn is_out(&self, seat: usize) -> bool {
-        self.out & (1 << seat) != 0
+        turn::is_out(self.out, seat)
     }
 
     /// Whether `seat`'s flag is public (its marshal has left the board).
@@ -1006,6 +899,60 @@ impl InfoState {
     /// Every hard fact, for the sampler.
     pub fn belief(&self) -> &Belief {
         &self.belief
+    }
+}
+
+/// The turn order and elimination rules over the information state: only a seat whose
+/// lineup was given can be judged stuck (see the module docs), and an eliminated seat's
+/// flag is public at once.
+impl Turns for InfoState {
+    fn out(&self) -> u8 {
+        self.out
+    }
+
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    fn quiet(&self) -> u16 {
+        self.quiet
+    }
+
+    fn set_quiet(&mut self, quiet: u16) {
+        self.quiet = quiet;
+    }
+
+    /// A new turn: that its seat can move is not in the belief yet.
+    fn set_side(&mut self, seat: usize) {
+        self.turn_known_movable = false;
+        self.side = seat as u8;
+    }
+
+    fn add_pass(&mut self, seat: usize) -> u8 {
+        self.passes[seat] = self.passes[seat].saturating_add(1);
+        self.passes[seat]
+    }
+
+    /// Whether the state knows that `seat` has no legal move: its lineup was given and
+    /// none of its pieces can go anywhere.
+    fn stuck(&self, seat: usize) -> bool {
+        self.known & (1 << seat) != 0 && !self.public_position().has_move(seat)
+    }
+
+    /// Removes every piece of `seat`, marks it out and its flag public (its marshal leaves
+    /// now if it had not); returns whether any piece left.
+    fn eliminate(&mut self, seat: usize) -> bool {
+        let mut removed = false;
+        for k in 0..SEAT_PIECES {
+            let p = PieceId::new(seat, k);
+            if self.is_alive(p) {
+                self.kill(p);
+                removed = true;
+            }
+        }
+        self.out |= 1 << seat;
+        self.public |= 1 << seat;
+        removed
     }
 }
 

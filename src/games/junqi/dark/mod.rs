@@ -40,10 +40,11 @@ mod infer;
 mod info;
 mod sample;
 
+pub use super::turn::Rules;
 pub use evidence::Evidence;
 pub use hidden::Knowledge;
 pub use infer::{Belief, Combat, Contradiction};
-pub use info::{InfoError, InfoState, Reject, Rules};
+pub use info::{InfoError, InfoState, Reject};
 pub use sample::{Assignment, Sample, Sampler};
 
 use super::board::{CAMP_SLOTS, SEAT_NAMES};
