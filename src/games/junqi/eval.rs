@@ -379,8 +379,8 @@ impl Evaluator<Position> for Eval {
         if team(usize::from(pos.side)) == 1 {
             total = -total;
         }
-        if pos.draw_plies > 0 {
-            let left = i32::from(pos.draw_plies.saturating_sub(pos.quiet));
+        if pos.rules.draw_plies > 0 {
+            let left = i32::from(pos.rules.draw_plies.saturating_sub(pos.quiet));
             if left < DRAW_WINDOW {
                 total = total * (DRAW_WINDOW + left) / (2 * DRAW_WINDOW);
             }

@@ -32,12 +32,14 @@ mod eval;
 mod notation;
 mod position;
 mod record;
+mod turn;
 
 pub use deploy::deploy;
 pub use eval::Eval;
 pub use notation::{DEFAULT_LINEUP, SetupError, parse_lineup};
 pub use position::{EMPTY, FLAG, Move, Position, Undo, rank_of, seat_of};
 pub use record::{Clash, Entry, Ply, Report};
+pub use turn::Rules;
 
 use crate::core::{Game, Hidden, MoveList, OptionKind, OptionSpec, Outcome, quote};
 use std::sync::Arc;
@@ -65,11 +67,7 @@ impl Position {
         for (name, value) in rules {
             options.set_rule_option(name, value)?;
         }
-        let rules = dark::Rules {
-            draw_plies: options.draw_plies,
-            max_passes: options.max_passes,
-        };
-        let state = dark::InfoState::parse(setup, &plies.join(" "), rules, info)?;
+        let state = dark::InfoState::parse(setup, &plies.join(" "), options.rules, info)?;
         if !(0..4).any(|seat| state.is_known(seat)) {
             anyhow::bail!(
                 "Info {info}: the setup gives no lineup for the engine to play; give its own \
@@ -297,7 +295,7 @@ impl Game for Position {
             OptionSpec {
                 name: DRAW_PLIES,
                 kind: OptionKind::Spin {
-                    default: i64::from(position::DEFAULT_DRAW_PLIES),
+                    default: i64::from(turn::DEFAULT_DRAW_PLIES),
                     min: 0,
                     max: i64::from(u16::MAX),
                 },
@@ -305,7 +303,7 @@ impl Game for Position {
             OptionSpec {
                 name: MAX_PASSES,
                 kind: OptionKind::Spin {
-                    default: i64::from(position::DEFAULT_MAX_PASSES),
+                    default: i64::from(turn::DEFAULT_MAX_PASSES),
                     min: 0,
                     max: i64::from(u8::MAX),
                 },
@@ -322,9 +320,9 @@ impl Game for Position {
         if spec.name == INFO {
             // Read by `from_record`: it decides how positions are given, not how one plays.
         } else if spec.name == DRAW_PLIES {
-            self.draw_plies = checked.parse()?;
+            self.rules.draw_plies = checked.parse()?;
         } else {
-            self.max_passes = checked.parse()?;
+            self.rules.max_passes = checked.parse()?;
         }
         Ok(true)
     }

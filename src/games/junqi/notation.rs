@@ -24,6 +24,7 @@
 
 use super::board::{self, CAMP_SLOTS, HQ_SLOTS, Kind, SEAT_NAMES, STATIONS, TABLES};
 use super::position::{BOMB, COUNTS, EMPTY, FLAG, MINE, Position, RANKS, rank_of, seat_of};
+use super::turn::Turns;
 use std::fmt;
 
 /// The default lineup of every seat in `startpos`.

@@ -1,4 +1,5 @@
-//! The position, move generation, combat, elimination and the end of the game.
+//! The position, move generation and combat; turn order and elimination are the rules of
+//! [`super::turn`], applied here with hashing and graves.
 //!
 //! A piece is one byte, `seat << 4 | rank` (rank 0..12 = letters `a`..`l`), and
 //! [`EMPTY`] marks an empty station. Eliminated seats keep a copy of the pieces they
@@ -6,6 +7,7 @@
 //! in the (copyable) undo record: a seat is eliminated at most once along a line of play.
 
 use super::board::{self, CENTRE, Kind, NO_STATION, STATIONS, TABLES};
+use super::turn::{self, Rules, Turns};
 use crate::core::{MoveList, Outcome};
 use once_cell::sync::Lazy;
 
@@ -165,11 +167,6 @@ static KEYS: Lazy<Box<Keys>> = Lazy::new(|| {
     keys
 });
 
-/// Default of the `NoCombatDrawPlies` rule option.
-pub const DEFAULT_DRAW_PLIES: u16 = 50;
-/// Default of the `MaxPasses` rule option.
-pub const DEFAULT_MAX_PASSES: u8 = 5;
-
 /// A Siguo Junqi position (open game: every rank known).
 #[derive(Clone, Debug)]
 pub struct Position {
@@ -187,10 +184,8 @@ pub struct Position {
     pub(super) passes: [u8; 4],
     /// Incrementally kept Zobrist key.
     pub(super) hash: u64,
-    /// Rule option `NoCombatDrawPlies` (0 = off).
-    pub(super) draw_plies: u16,
-    /// Rule option `MaxPasses` (0 = off).
-    pub(super) max_passes: u8,
+    /// The rule options `NoCombatDrawPlies` and `MaxPasses`.
+    pub(super) rules: Rules,
     /// In the dark game, what the engine knows: this position is then one world of it,
     /// and the search plays on others drawn from it ([`crate::core::Hidden`]).
     pub(super) knowledge: Option<std::sync::Arc<super::dark::Knowledge>>,
@@ -320,8 +315,7 @@ impl Position {
             quiet: 0,
             passes: [0; 4],
             hash: 0,
-            draw_plies: DEFAULT_DRAW_PLIES,
-            max_passes: DEFAULT_MAX_PASSES,
+            rules: Rules::default(),
             knowledge: None,
             graves: [[(0, 0); 25]; 4],
             grave_len: [0; 4],
@@ -335,7 +329,7 @@ impl Position {
 
     /// Whether a seat has been eliminated.
     pub fn is_out(&self, seat: usize) -> bool {
-        self.out & (1 << seat) != 0
+        turn::is_out(self.out, seat)
     }
 
     /// Whether a seat's flag has been made public.
@@ -356,8 +350,7 @@ impl Position {
     /// Whether both seats of a team are out.
     #[inline]
     pub fn team_out(&self, team: usize) -> bool {
-        let mask = 0b0101 << team;
-        self.out & mask == mask
+        turn::team_out(self.out, team)
     }
 
     /// The Zobrist key computed from scratch: pieces on stations, the side to move,
@@ -386,15 +379,10 @@ impl Position {
     /// The result when the game is over by rule: the draw counter first, then a team out
     /// (both out: the team of the seat that moved last, kept in `side`, wins).
     pub fn rule_outcome(&self) -> Option<Outcome> {
-        if self.draw_plies > 0 && self.quiet >= self.draw_plies {
+        if self.drawn() {
             return Some(Outcome::Draw);
         }
-        match (self.team_out(0), self.team_out(1)) {
-            (true, true) => Some(Outcome::Win(team(usize::from(self.side)))),
-            (true, false) => Some(Outcome::Win(1)),
-            (false, true) => Some(Outcome::Win(0)),
-            (false, false) => None,
-        }
+        turn::winner(self.out, usize::from(self.side)).map(Outcome::Win)
     }
 
     /// Whether the piece on `s` can ever move: not a flag or mine, not in an HQ.
@@ -466,26 +454,7 @@ impl Position {
         }
     }
 
-    /// Removes every piece of `seat` (kept in its grave) and marks it out; returns
-    /// whether any piece left the board.
-    pub(super) fn eliminate(&mut self, seat: usize) -> bool {
-        let mut n = 0;
-        for s in 0..STATIONS {
-            let p = self.board[s];
-            if p != EMPTY && seat_of(p) == seat {
-                self.graves[seat][n] = (s as u8, p);
-                n += 1;
-                self.lift(s);
-                self.on_removed(p);
-            }
-        }
-        self.grave_len[seat] = n as u8;
-        self.out |= 1 << seat;
-        self.hash ^= KEYS.out[seat];
-        n > 0
-    }
-
-    /// Puts an eliminated seat's pieces back (the reverse of [`Position::eliminate`];
+    /// Puts an eliminated seat's pieces back (the reverse of [`Turns::eliminate`];
     /// the hash and flags are restored by the caller from the undo record).
     fn revive(&mut self, seat: usize) {
         for i in 0..usize::from(self.grave_len[seat]) {
@@ -517,24 +486,11 @@ impl Position {
             hash: self.hash,
         };
         let removed = match mv {
-            Move::PASS | Move::TIMEOUT => {
-                let keys = &**KEYS;
-                self.hash ^= keys.passes[mover][usize::from(self.passes[mover])];
-                self.passes[mover] = self.passes[mover].saturating_add(1);
-                self.hash ^= keys.passes[mover][usize::from(self.passes[mover])];
-                self.max_passes > 0
-                    && self.passes[mover] >= self.max_passes
-                    && self.eliminate(mover)
-            }
+            Move::PASS | Move::TIMEOUT => self.pass(mover),
             Move::RESIGN => self.eliminate(mover),
             _ => self.resolve(usize::from(mv.from), usize::from(mv.to)),
         };
-        if removed {
-            self.quiet = 0;
-        } else {
-            self.quiet = self.quiet.saturating_add(1);
-        }
-        self.next_turn(mover, mover);
+        self.end_ply(mover, removed);
         undo
     }
 
@@ -565,64 +521,6 @@ impl Position {
         true
     }
 
-    /// Passes the turn on to the first live seat after `after` (the seat that just moved,
-    /// or one just eliminated on its turn), eliminating at the start of its turn a seat
-    /// without a legal move (not a ply; repeated, stopping as soon as a team is out). On a
-    /// finished game the turn stays with `mover`, the seat of the last ply.
-    pub(super) fn next_turn(&mut self, after: usize, mover: usize) {
-        let keys = &**KEYS;
-        self.hash ^= keys.side[usize::from(self.side)];
-        if self.team_out(0) || self.team_out(1) {
-            self.side = mover as u8;
-            self.hash ^= keys.side[mover];
-            return;
-        }
-        let mut seat = self.next_live(after);
-        // The draw is decided before any turn-start elimination.
-        if !(self.draw_plies > 0 && self.quiet >= self.draw_plies) {
-            while !self.has_move(seat) {
-                if self.eliminate(seat) {
-                    self.quiet = 0;
-                }
-                if self.team_out(0) || self.team_out(1) {
-                    seat = mover;
-                    break;
-                }
-                seat = self.next_live(seat);
-            }
-        }
-        self.side = seat as u8;
-        self.hash ^= keys.side[seat];
-    }
-
-    /// The first seat after `seat` in turn order that is not out (`seat` itself if all
-    /// others are out).
-    pub(super) fn next_live(&self, seat: usize) -> usize {
-        (1..=4)
-            .map(|k| (seat + k) % 4)
-            .find(|&s| !self.is_out(s))
-            .unwrap_or(seat)
-    }
-
-    /// Gives the turn to `seat` (or the next live seat), applying turn-start eliminations
-    /// unless the game is already over: for a freshly set-up position.
-    pub(super) fn settle(&mut self, seat: usize) {
-        let start = if self.is_out(seat) {
-            self.next_live(seat)
-        } else {
-            seat
-        };
-        self.side = start as u8;
-        if self.team_out(0) || self.team_out(1) {
-            return;
-        }
-        if !self.has_move(start) {
-            // Eliminate as if the seat before it had just moved.
-            let before = (start + 3) % 4;
-            self.next_turn(before, before);
-        }
-    }
-
     /// A referee's forfeit (a crashed engine): `seat` is eliminated at once, whoever is to
     /// move. It is not a ply: no pass is counted and it cannot be taken back. Its pieces
     /// leaving reset the no-combat counter; if it was the seat to move, the turn passes on
@@ -632,9 +530,7 @@ impl Position {
         if self.is_out(seat) || self.rule_outcome().is_some() {
             return;
         }
-        if self.eliminate(seat) {
-            self.quiet = 0;
-        }
+        self.remove_seat(seat);
         if usize::from(self.side) == seat {
             self.next_turn(seat, seat);
         }
@@ -674,5 +570,69 @@ impl Position {
     /// Whether a station is in the centre.
     pub fn is_centre(s: usize) -> bool {
         s >= CENTRE
+    }
+}
+
+/// The turn order and elimination rules over the open position: pieces leave into the
+/// seat's grave, every change is hashed, and a seat is stuck when it has no legal move.
+impl Turns for Position {
+    #[inline]
+    fn out(&self) -> u8 {
+        self.out
+    }
+
+    #[inline]
+    fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    #[inline]
+    fn quiet(&self) -> u16 {
+        self.quiet
+    }
+
+    #[inline]
+    fn set_quiet(&mut self, quiet: u16) {
+        self.quiet = quiet;
+    }
+
+    #[inline]
+    fn set_side(&mut self, seat: usize) {
+        let keys = &**KEYS;
+        self.hash ^= keys.side[usize::from(self.side)] ^ keys.side[seat];
+        self.side = seat as u8;
+    }
+
+    #[inline]
+    fn add_pass(&mut self, seat: usize) -> u8 {
+        let keys = &**KEYS;
+        self.hash ^= keys.passes[seat][usize::from(self.passes[seat])];
+        self.passes[seat] = self.passes[seat].saturating_add(1);
+        self.hash ^= keys.passes[seat][usize::from(self.passes[seat])];
+        self.passes[seat]
+    }
+
+    #[inline]
+    fn stuck(&self, seat: usize) -> bool {
+        !self.has_move(seat)
+    }
+
+    /// Removes every piece of `seat` (kept in its grave) and marks it out; returns
+    /// whether any piece left the board.
+    fn eliminate(&mut self, seat: usize) -> bool {
+        let mut n = 0;
+        for s in 0..STATIONS {
+            let p = self.board[s];
+            if p != EMPTY && seat_of(p) == seat {
+                self.graves[seat][n] = (s as u8, p);
+                n += 1;
+                self.lift(s);
+                self.on_removed(p);
+            }
+        }
+        self.grave_len[seat] = n as u8;
+        self.out |= 1 << seat;
+        self.hash ^= KEYS.out[seat];
+        n > 0
     }
 }

@@ -4,11 +4,12 @@
 //! - `info`: [`InfoState`], rebuilt from a `setup` with hidden seats and the referee's
 //!   annotated record: the public board, counters, eliminations, public flags, and every
 //!   check the rules allow (a record impossible under the rules and the given ranks is a
-//!   [`InfoError`] naming the ply and token).
+//!   [`InfoError`] naming the ply and token). Its parts are in `info/`: `setup`, `replay`,
+//!   `errors`.
 //! - `infer`: [`Belief`], a 12-bit rank domain per piece narrowed by deployment, movement,
 //!   every combat outcome (`docs/design/junqi-dark.md` §3, derived from the combat rule
 //!   itself) and the per-seat counts as a global cardinality constraint, propagated to a
-//!   fixpoint.
+//!   fixpoint. Its parts are in `infer/`: `combat`, `matching`, `net`, `complete`.
 //! - `evidence`: soft evidence ([`Evidence`]): deployment habits and pieces that never
 //!   moved, as per-piece log-weights; never a hard exclusion.
 //! - `hidden`: [`Knowledge`], the state and its sampler as the search sees them: worlds
@@ -18,6 +19,31 @@
 //!   open [`Position`](super::Position).
 //!
 //! Pieces are named by [`PieceId`], `(seat, deployment slot)`, stable for the whole game.
+//!
+//! # Glossary
+//!
+//! The nouns overlap; each means one thing here:
+//!
+//! - [`Info`]: what the engine is shown, a mode (`open`, `double-open`, `dark`), the
+//!   `Info` rule option; not a state.
+//! - [`InfoState`]: what one seat knows, rebuilt from the setup and the annotated record:
+//!   the public board, counters, eliminations and its [`Belief`].
+//! - [`Belief`]: the hard facts about ranks (a [`Domain`] per piece, combat pairs, "had a
+//!   legal move" clauses, per-seat counts), propagated; never wrong, possibly loose.
+//! - [`Evidence`]: soft evidence (deployment habits, pieces that sat still) as per-piece
+//!   log-weights; it tilts the odds of worlds and never excludes one.
+//! - [`Knowledge`]: an [`InfoState`] with its [`Sampler`] and [`Evidence`], hung on the
+//!   [`Position`](super::Position) the protocol keeps: what the search asks for worlds.
+//! - `Hidden`: the search's trait for hidden information
+//!   ([`crate::core::Hidden`]), which [`Knowledge`] implements (module `hidden`).
+//! - [`Domain`]: a set of ranks a piece may still have (12 bits).
+//! - [`PieceId`]: a piece for the whole game, `25 * seat + lineup place`.
+//! - [`Assignment`]: a rank for every piece, indexed by [`PieceId`].
+//! - [`Sample`]: one drawn [`Assignment`] with its importance weight.
+//! - world: an open [`Position`](super::Position) consistent with an [`InfoState`], built
+//!   from an [`Assignment`] by [`InfoState::world`]; the search plays on worlds.
+//! - [`Rules`]: the rule options (`NoCombatDrawPlies`, `MaxPasses`), the same struct the
+//!   open position keeps (module `turn` of the parent).
 //!
 //! ```
 //! use qiyi::games::junqi::dark::{Info, InfoState, PieceId, Rules};
@@ -32,7 +58,7 @@
 //! // A combat report onto an empty station is refused, naming the ply.
 //! let error = InfoState::parse(&setup, "g6g7=w", Rules::default(), Info::Dark).unwrap_err();
 //! assert!(error.to_string().starts_with("ply 1 'g6g7=w'"), "{error}");
-//! //! ```
+//! ```
 
 mod evidence;
 mod hidden;
@@ -40,10 +66,11 @@ mod infer;
 mod info;
 mod sample;
 
+pub use super::turn::Rules;
 pub use evidence::Evidence;
 pub use hidden::Knowledge;
 pub use infer::{Belief, Combat, Contradiction};
-pub use info::{InfoError, InfoState, Reject, Rules};
+pub use info::{InfoError, InfoState, Reject};
 pub use sample::{Assignment, Sample, Sampler};
 
 use super::board::{CAMP_SLOTS, SEAT_NAMES};

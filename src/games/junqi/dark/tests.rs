@@ -8,6 +8,7 @@ use super::*;
 use crate::core::{Game, MoveList};
 use crate::games::junqi::board::{self, SEAT_NAMES};
 use crate::games::junqi::position::{BOMB, ENGINEER, FLAG, MARSHAL, MINE, Move, Position, RANKS};
+use crate::games::junqi::turn::Turns;
 use crate::games::junqi::{Clash, DEFAULT_LINEUP, Entry, Ply, deploy};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -55,8 +56,7 @@ impl Played {
 
     fn start(&self) -> Position {
         let mut pos = Position::from_notation(&self.setup(0b1111)).unwrap();
-        pos.draw_plies = self.rules.draw_plies;
-        pos.max_passes = self.rules.max_passes;
+        pos.rules = self.rules;
         pos
     }
 }
@@ -67,9 +67,7 @@ fn forfeit(pos: &mut Position, seat: usize, last_mover: usize) {
     if pos.is_out(seat) {
         return;
     }
-    if pos.eliminate(seat) {
-        pos.quiet = 0;
-    }
+    pos.remove_seat(seat);
     if pos.team_out(0) || pos.team_out(1) || pos.side_to_move() == seat {
         pos.next_turn(seat, last_mover);
     }
@@ -314,7 +312,7 @@ fn referee(lineups: [&str; 4], first: char, moves: &str) -> (String, Vec<Entry>)
         lineups[0], lineups[1], lineups[2], lineups[3]
     );
     let mut pos = Position::from_notation(&text).unwrap();
-    pos.max_passes = 0;
+    pos.rules.max_passes = 0;
     let mut record = Vec::new();
     for token in moves.split_whitespace() {
         let mv = pos
