@@ -16,7 +16,7 @@ mod game;
 mod score;
 
 pub use engine::{Answer, EngineSpec, Player, split_command};
-pub use game::{Event, Faults, GameReport, Transcript, View, eliminations, legal};
+pub use game::{Event, Faults, GameReport, TEAMS, Transcript, View, eliminations, legal};
 pub use score::{Elo, Tally};
 
 use rand::SeedableRng;

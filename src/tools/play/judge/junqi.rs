@@ -11,20 +11,18 @@ use crate::games::GameKind;
 use crate::games::junqi::board::{self, Kind, NO_STATION, SEAT_NAMES, STATIONS, TABLES};
 use crate::games::junqi::dark::{Info, LINEUP_SLOTS};
 use crate::games::junqi::{
-    DEFAULT_LINEUP, EMPTY, Entry, FLAG, Move, Position, deploy, parse_lineup, rank_of, seat_of,
+    DEFAULT_LINEUP, EMPTY, Entry, FLAG, Move, Position, Rules, deploy, parse_lineup, rank_of,
+    seat_of,
 };
-use crate::tools::junqi_referee::{Answer, Event, Transcript, View, eliminations, legal, told};
+use crate::tools::junqi_referee::{
+    Answer, Event, TEAMS, Transcript, View, eliminations, legal, told,
+};
 use crate::tools::play::worker::Job;
 use rand::rngs::StdRng;
 use serde_json::{Map, Value, json};
 
 /// Seat names as the page shows them.
 const SEATS: [&str; 4] = ["S", "E", "N", "W"];
-/// The teams as results name them.
-const TEAMS: [&str; 2] = ["S+N", "E+W"];
-/// Rule options: the referee's defaults.
-const DRAW_PLIES: u16 = 50;
-const MAX_PASSES: u8 = 5;
 /// Milliseconds an engine has for `go deploy` at least.
 const DEPLOY_TIME: u64 = 5000;
 
@@ -71,19 +69,11 @@ impl Junqi {
             "setup S:{} E:{} N:{} W:{} first S",
             lineups[0], lineups[1], lineups[2], lineups[3]
         );
-        let Ok(mut pos) = Position::from_notation(&setup) else {
+        // The game is played under the default rule options, which engines are told.
+        let Ok(pos) = Position::from_notation(&setup) else {
             log::error!("checked lineups failed to set up: {setup}");
             return;
         };
-        let rules = [
-            ("NoCombatDrawPlies", DRAW_PLIES.to_string()),
-            ("MaxPasses", MAX_PASSES.to_string()),
-        ];
-        for (name, value) in rules {
-            if let Err(e) = pos.set_rule_option(name, &value) {
-                log::error!("rule option {name}: {e}");
-            }
-        }
         self.pos = pos;
         self.transcript = Transcript {
             lineups,
@@ -206,7 +196,10 @@ impl Junqi {
             }
             crate::core::Outcome::Draw => Verdict {
                 winner: None,
-                text: format!("draw: no piece taken in {DRAW_PLIES} plies"),
+                text: format!(
+                    "draw: no piece taken in {} plies",
+                    Rules::default().draw_plies
+                ),
             },
         })
     }
@@ -249,8 +242,11 @@ impl Judge for Junqi {
     fn engine_options(&self, seat: usize) -> Vec<(String, String)> {
         vec![
             ("Info".into(), told(self.info, &[seat]).to_string()),
-            ("NoCombatDrawPlies".into(), DRAW_PLIES.to_string()),
-            ("MaxPasses".into(), MAX_PASSES.to_string()),
+            (
+                "NoCombatDrawPlies".into(),
+                Rules::default().draw_plies.to_string(),
+            ),
+            ("MaxPasses".into(), Rules::default().max_passes.to_string()),
         ]
     }
 
@@ -455,11 +451,14 @@ impl Judge for Junqi {
         let result = self
             .verdict()
             .map_or_else(|| "in progress".to_string(), |v| v.text);
+        let rules = Rules::default();
         format!(
-            "# qiyi play: junqi, info {}; {result}; {} plies; rules NoCombatDrawPlies={DRAW_PLIES} \
-             MaxPasses={MAX_PASSES}\n{}\n",
+            "# qiyi play: junqi, info {}; {result}; {} plies; rules NoCombatDrawPlies={} \
+             MaxPasses={}\n{}\n",
             self.info,
             self.transcript.events.len(),
+            rules.draw_plies,
+            rules.max_passes,
             self.transcript.position(&view)
         )
     }
