@@ -112,11 +112,7 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
         humans.push(0);
     }
     let engines = if config.engines.is_empty() {
-        let exe = std::env::current_exe()?;
-        vec![format!(
-            "'{}' --game {kind}",
-            exe.display().to_string().replace('\'', "'\\''")
-        )]
+        vec![this_engine(kind)?]
     } else {
         config.engines.clone()
     };
@@ -171,6 +167,14 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The command line of this program's engine for `kind`, quoted for the engine driver's
+/// shell-like splitting (the path may hold spaces or quotes).
+fn this_engine(kind: GameKind) -> anyhow::Result<String> {
+    let exe = std::env::current_exe()?;
+    let quoted = exe.display().to_string().replace('\'', "'\\''");
+    Ok(format!("'{quoted}' --game {kind}"))
 }
 
 /// A fresh secret for a seat's URL: 128 random bits in hex.

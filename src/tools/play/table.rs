@@ -480,20 +480,13 @@ impl Room {
             };
             if self.odds[person].is_none() {
                 // Odds are the qiyi engine's own `d` output, whatever plays the seats.
-                let started = std::env::current_exe()
-                    .map_err(anyhow::Error::from)
-                    .and_then(|exe| {
-                        let command = format!(
-                            "'{}' --game {}",
-                            exe.display().to_string().replace('\'', "'\\''"),
-                            self.judge.kind()
-                        );
-                        Worker::start(
-                            EngineSpec::new(&command, &[])?,
-                            ODDS_ID + person,
-                            self.table.clone(),
-                        )
-                    });
+                let started = super::this_engine(self.judge.kind()).and_then(|command| {
+                    Worker::start(
+                        EngineSpec::new(&command, &[])?,
+                        ODDS_ID + person,
+                        self.table.clone(),
+                    )
+                });
                 match started {
                     Ok(worker) => self.odds[person] = Some(worker),
                     Err(e) => {
