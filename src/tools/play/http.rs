@@ -17,11 +17,12 @@ const MAX_HEAD: usize = 16 * 1024;
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The page's files, compiled in: name, content type, text.
-const ASSETS: [(&str, &str, &str); 8] = [
+const ASSETS: [(&str, &str, &str); 9] = [
     ("index.html", HTML, include_str!("web/index.html")),
     ("style.css", CSS, include_str!("web/style.css")),
     ("app.js", JS, include_str!("web/app.js")),
     ("ranks.js", JS, include_str!("web/ranks.js")),
+    ("svg.js", JS, include_str!("web/svg.js")),
     ("junqi.js", JS, include_str!("web/junqi.js")),
     ("chess.js", JS, include_str!("web/chess.js")),
     ("shogi.js", JS, include_str!("web/shogi.js")),

@@ -4,7 +4,8 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-const NS = 'http://www.w3.org/2000/svg';
+import { el, svgPoint } from './svg.js';
+
 const S = 100; // one square in viewBox units
 const FILES = 'abcdefgh';
 
@@ -18,14 +19,6 @@ const NAMES = {
   en: { q: 'Queen', r: 'Rook', b: 'Bishop', n: 'Knight', title: 'Promote to', error: 'Cannot draw the position' },
 };
 
-function el(tag, attrs, parent) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v !== undefined && v !== null) node.setAttribute(k, String(v));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 // FEN placement -> { board: Map square -> {type, seat}, side: 0|1 }. Tolerant: an
 // unreadable field leaves the rest drawn.
@@ -252,13 +245,6 @@ export function createBoard(root, hooks) {
   });
 
   // drag and drop: press on a movable piece, move past a few pixels, release on a square
-  function svgPoint(ev) {
-    const m = svg.getScreenCTM();
-    if (!m) return null;
-    const p = svg.createSVGPoint();
-    p.x = ev.clientX; p.y = ev.clientY;
-    return p.matrixTransform(m.inverse());
-  }
   svg.addEventListener('pointerdown', (ev) => {
     if (ev.button !== 0 || (view && view.replay) || sending) return;
     const hit = squareAt(ev.target);
@@ -278,7 +264,7 @@ export function createBoard(root, hooks) {
         drag.node.parentNode.appendChild(drag.node);
       }
     }
-    const p = svgPoint(ev);
+    const p = svgPoint(svg, ev);
     if (p && drag.node) drag.node.setAttribute('transform', `translate(${p.x - S / 2},${p.y - S / 2})`);
   });
   window.addEventListener('pointerup', (ev) => {

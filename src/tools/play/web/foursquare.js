@@ -5,7 +5,8 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-const NS = 'http://www.w3.org/2000/svg';
+import { el, svgPoint } from './svg.js';
+
 const STEP = 200; // between two points, in viewBox units
 const EDGE = 110; // from the viewBox edge to the outer points
 const R = 62; // a stone's radius
@@ -16,14 +17,6 @@ const TEXT = {
   en: { error: 'Cannot draw the position', captured: 'captured' },
 };
 
-function el(tag, attrs, parent) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v !== undefined && v !== null) node.setAttribute(k, String(v));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 // FSN -> { board: Map square -> seat (0 black, 1 white), side: 0|1 }. Rows run from
 // rank 4 down to rank 1, files a..d; a digit is a run of empty points, '.' one.
@@ -247,13 +240,6 @@ export function createBoard(root, hooks) {
     clickHit(hitOf(ev.target));
   });
 
-  function svgPoint(ev) {
-    const m = svg.getScreenCTM();
-    if (!m) return null;
-    const p = svg.createSVGPoint();
-    p.x = ev.clientX; p.y = ev.clientY;
-    return p.matrixTransform(m.inverse());
-  }
   svg.addEventListener('pointerdown', (ev) => {
     if (ev.button !== 0 || (view && view.replay) || sending) return;
     const hit = hitOf(ev.target);
@@ -273,7 +259,7 @@ export function createBoard(root, hooks) {
         svg.appendChild(drag.node);
       }
     }
-    const p = svgPoint(ev);
+    const p = svgPoint(svg, ev);
     if (p && drag.node) drag.node.setAttribute('transform', `translate(${p.x},${p.y})`);
   });
   window.addEventListener('pointerup', (ev) => {

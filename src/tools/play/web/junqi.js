@@ -7,9 +7,9 @@
 // A hidden piece (rank null, or a rank the replay view does not show) is drawn as `?`
 // and carries no rank anywhere in the DOM.
 
+import { el, svgPoint } from './svg.js';
 import { rankLabel, rankName, rankTag, isRank } from './ranks.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const U = 40; // pixels per board unit
 const SEATS = ['S', 'E', 'N', 'W'];
 const FILES = 'abcdefghijklmnopq';
@@ -23,12 +23,6 @@ const REPORT = {
   b: { zh: '同归于尽', en: 'both removed' },
 };
 
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(NS, tag);
-  if (attrs) for (const k in attrs) if (attrs[k] != null) e.setAttribute(k, String(attrs[k]));
-  if (parent) parent.appendChild(e);
-  return e;
-}
 
 function stationName(x, y) {
   return FILES[x + 8] + String(9 - y);
@@ -529,12 +523,6 @@ export function createBoard(root, hooks) {
     act(squareOf(e.target));
   });
 
-  function svgPoint(e) {
-    const m = svg.getScreenCTM();
-    if (!m) return [0, 0];
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    return [p.x, p.y];
-  }
 
   svg.addEventListener('pointerdown', (e) => {
     if (e.button !== 0 || !view || view.replay) return;
@@ -561,7 +549,8 @@ export function createBoard(root, hooks) {
       } catch (_) {}
     }
     if (drag.el) {
-      const [x, y] = svgPoint(e);
+      const p = svgPoint(svg, e);
+      const [x, y] = p ? [p.x, p.y] : [0, 0];
       drag.el.setAttribute('transform', `translate(${x},${y})`);
     }
     e.preventDefault();

@@ -5,7 +5,8 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-const NS = 'http://www.w3.org/2000/svg';
+import { el, svgPoint } from './svg.js';
+
 const W = 100; // one square's width in viewBox units
 const H = 110; // and height (shogi squares are a little taller than wide)
 const RANKS = 'abcdefghi';
@@ -22,14 +23,6 @@ const TEXT = {
   en: { seat: ['☗ Sente', '☖ Gote'], seatShort: ['☗', '☖'], title: 'Promote?', promote: 'Promote', keep: 'Do not promote', error: 'Cannot draw the position' },
 };
 
-function el(tag, attrs, parent) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v !== undefined && v !== null) node.setAttribute(k, String(v));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 // SFEN -> { board: Map USI square -> {kind: 'P'|'+P'..., seat}, hands: [{P: 2}, {r: 1}]
 // keyed by upper-case letter, side: 0|1 }. Tolerant of anything it cannot read.
@@ -399,13 +392,6 @@ export function createBoard(root, hooks) {
     clickHit(hitOf(ev.target));
   });
 
-  function svgPoint(ev) {
-    const m = svg.getScreenCTM();
-    if (!m) return null;
-    const p = svg.createSVGPoint();
-    p.x = ev.clientX; p.y = ev.clientY;
-    return p.matrixTransform(m.inverse());
-  }
   svg.addEventListener('pointerdown', (ev) => {
     if (ev.button !== 0 || (view && view.replay) || sending) return;
     const hit = hitOf(ev.target);
@@ -431,7 +417,7 @@ export function createBoard(root, hooks) {
         svg.appendChild(drag.node);
       }
     }
-    const p = svgPoint(ev);
+    const p = svgPoint(svg, ev);
     if (p && drag.node) drag.node.setAttribute('transform', `translate(${p.x - W / 2},${p.y - H / 2})`);
   });
   window.addEventListener('pointerup', (ev) => {
