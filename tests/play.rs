@@ -388,6 +388,22 @@ fn a_dark_junqi_game_never_shows_a_hidden_rank() {
         assert!((90..=110).contains(&total), "{piece}");
     }
     page.send(json!({"type": "options", "odds": false}));
+    // The record link, while the game goes on, gives N's view: every other lineup `-`.
+    let token = server.urls[0]
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap();
+    let (status, record) = get(server.port, &format!("/{token}/record"), &[]);
+    assert_eq!(status, 200);
+    let setup = record
+        .lines()
+        .find(|l| l.starts_with("position setup"))
+        .unwrap();
+    for seat in ["S", "E", "W"] {
+        assert!(setup.contains(&format!("{seat}:- ")), "{setup}");
+    }
+    assert!(!setup.contains("N:- "), "{setup}");
     let mut rng = StdRng::seed_from_u64(11);
     let played = play_out(&mut page, &mut rng);
     assert!(played > 0);
