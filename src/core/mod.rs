@@ -14,7 +14,7 @@ mod score;
 pub mod tunable;
 
 pub use movelist::MoveList;
-pub use options::{OptionKind, OptionSpec};
+pub use options::{OptionKind, OptionSpec, RuleOption};
 pub use oracle::{Oracle, Verdict};
 pub use score::{MATE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in};
 
@@ -288,14 +288,30 @@ pub trait Game: Clone + Send + Sync + 'static {
         anyhow::bail!("this game has no deployment")
     }
 
-    /// Options that change the rules (e.g. FourSquare's `MaxPlies`), declared by the protocol.
+    /// Options that change the rules (e.g. FourSquare's `MaxPlies`), as data: each game
+    /// lists them, and declaring, finding and checking one is written once, below.
+    const RULE_OPTIONS: &'static [RuleOption<Self>] = &[];
+
+    /// The rule options as the protocol declares them.
     fn rule_options() -> Vec<OptionSpec> {
-        Vec::new()
+        Self::RULE_OPTIONS
+            .iter()
+            .map(|option| option.spec.clone())
+            .collect()
     }
-    /// Applies a rule option to this position. `Ok(false)` means the name is not a rule
-    /// option of this game.
-    fn set_rule_option(&mut self, _name: &str, _value: &str) -> anyhow::Result<bool> {
-        Ok(false)
+    /// Applies a rule option to this position (its name in any case, its value checked
+    /// against its declaration). `Ok(false)` means the name is not a rule option of this
+    /// game.
+    fn set_rule_option(&mut self, name: &str, value: &str) -> anyhow::Result<bool> {
+        let Some(option) = Self::RULE_OPTIONS
+            .iter()
+            .find(|option| option.spec.name.eq_ignore_ascii_case(name))
+        else {
+            return Ok(false);
+        };
+        let checked = option.spec.validate(value).map_err(anyhow::Error::msg)?;
+        (option.apply)(self, &checked)?;
+        Ok(true)
     }
 }
 

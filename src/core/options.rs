@@ -20,6 +20,13 @@ pub enum OptionKind {
     Text { default: &'static str },
 }
 
+/// A rule option as data: its declaration, and what a value its declaration accepted
+/// (normalised: `true`/`false`, an integer, a listed word) does to a position of `G`.
+pub struct RuleOption<G> {
+    pub spec: OptionSpec,
+    pub apply: fn(&mut G, &str) -> anyhow::Result<()>,
+}
+
 /// One option: its name and kind.
 #[derive(Clone, Debug)]
 pub struct OptionSpec {

@@ -53,7 +53,7 @@ pub use fen::{FenError, START_FEN};
 pub use nnue::NetworkEval;
 pub use see::see;
 
-use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};
+use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome, RuleOption};
 
 /// The option that switches castling notation to Chess960's (the rules need no switch:
 /// a position's castling rooks stand where its FEN says).
@@ -321,23 +321,16 @@ impl Game for Position {
         }
     }
 
-    fn rule_options() -> Vec<OptionSpec> {
-        vec![OptionSpec {
+    const RULE_OPTIONS: &'static [RuleOption<Self>] = &[RuleOption {
+        spec: OptionSpec {
             name: CHESS960,
             kind: OptionKind::Check { default: false },
-        }]
-    }
-
-    fn set_rule_option(&mut self, name: &str, value: &str) -> anyhow::Result<bool> {
-        if !name.eq_ignore_ascii_case(CHESS960) {
-            return Ok(false);
-        }
-        self.chess960 = Self::rule_options()[0]
-            .validate(value)
-            .map_err(anyhow::Error::msg)?
-            == "true";
-        Ok(true)
-    }
+        },
+        apply: |pos, value| {
+            pos.chess960 = value == "true";
+            Ok(())
+        },
+    }];
 }
 
 #[cfg(test)]

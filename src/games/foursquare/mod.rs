@@ -33,7 +33,7 @@ pub use board::{BLACK, Move, Position, WHITE};
 pub use eval::Eval;
 pub use fsn::FsnError;
 
-use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome};
+use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome, RuleOption};
 
 /// The rule option that stands in for the seed's one-hour game limit in engine matches.
 const MAX_PLIES: &str = "MaxPlies";
@@ -132,26 +132,20 @@ impl Game for Position {
         mv.to_string()
     }
 
-    fn rule_options() -> Vec<OptionSpec> {
-        vec![OptionSpec {
+    const RULE_OPTIONS: &'static [RuleOption<Self>] = &[RuleOption {
+        spec: OptionSpec {
             name: MAX_PLIES,
             kind: OptionKind::Spin {
                 default: 0,
                 min: 0,
                 max: 1_000_000,
             },
-        }]
-    }
-
-    fn set_rule_option(&mut self, name: &str, value: &str) -> anyhow::Result<bool> {
-        if !name.eq_ignore_ascii_case(MAX_PLIES) {
-            return Ok(false);
-        }
-        let spec = &Self::rule_options()[0];
-        let checked = spec.validate(value).map_err(anyhow::Error::msg)?;
-        self.max_plies = checked.parse()?;
-        Ok(true)
-    }
+        },
+        apply: |pos, value| {
+            pos.max_plies = value.parse()?;
+            Ok(())
+        },
+    }];
 }
 
 #[cfg(test)]

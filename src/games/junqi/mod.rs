@@ -41,7 +41,7 @@ pub use position::{EMPTY, FLAG, Move, Position, Undo, rank_of, seat_of};
 pub use record::{Clash, Entry, Ply, Report};
 pub use turn::Rules;
 
-use crate::core::{Game, Hidden, MoveList, OptionKind, OptionSpec, Outcome, quote};
+use crate::core::{Game, Hidden, MoveList, OptionKind, OptionSpec, Outcome, RuleOption, quote};
 use std::sync::Arc;
 
 /// Rule option: plies without a piece leaving the board before a draw (0 = off).
@@ -283,49 +283,47 @@ impl Game for Position {
         Ok(deploy(&mut rand::rngs::StdRng::seed_from_u64(seed)))
     }
 
-    fn rule_options() -> Vec<OptionSpec> {
-        vec![
-            OptionSpec {
+    const RULE_OPTIONS: &'static [RuleOption<Self>] = &[
+        RuleOption {
+            spec: OptionSpec {
                 name: INFO,
                 kind: OptionKind::Combo {
                     default: INFO_MODES[0],
                     vars: &INFO_MODES,
                 },
             },
-            OptionSpec {
+            // Read by `from_record`: it decides how positions are given, not how one plays.
+            apply: |_, _| Ok(()),
+        },
+        RuleOption {
+            spec: OptionSpec {
                 name: DRAW_PLIES,
                 kind: OptionKind::Spin {
-                    default: i64::from(turn::DEFAULT_DRAW_PLIES),
+                    default: turn::DEFAULT_DRAW_PLIES as i64,
                     min: 0,
-                    max: i64::from(u16::MAX),
+                    max: u16::MAX as i64,
                 },
             },
-            OptionSpec {
+            apply: |pos, value| {
+                pos.rules.draw_plies = value.parse()?;
+                Ok(())
+            },
+        },
+        RuleOption {
+            spec: OptionSpec {
                 name: MAX_PASSES,
                 kind: OptionKind::Spin {
-                    default: i64::from(turn::DEFAULT_MAX_PASSES),
+                    default: turn::DEFAULT_MAX_PASSES as i64,
                     min: 0,
-                    max: i64::from(u8::MAX),
+                    max: u8::MAX as i64,
                 },
             },
-        ]
-    }
-
-    fn set_rule_option(&mut self, name: &str, value: &str) -> anyhow::Result<bool> {
-        let specs = Self::rule_options();
-        let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
-            return Ok(false);
-        };
-        let checked = spec.validate(value).map_err(anyhow::Error::msg)?;
-        if spec.name == INFO {
-            // Read by `from_record`: it decides how positions are given, not how one plays.
-        } else if spec.name == DRAW_PLIES {
-            self.rules.draw_plies = checked.parse()?;
-        } else {
-            self.rules.max_passes = checked.parse()?;
-        }
-        Ok(true)
-    }
+            apply: |pos, value| {
+                pos.rules.max_passes = value.parse()?;
+                Ok(())
+            },
+        },
+    ];
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ pub use tables::{
     PRO_SILVER, ROOK, SILVER,
 };
 
-use crate::core::{Game, MateAnswer, MoveList, OptionKind, OptionSpec, Outcome};
+use crate::core::{Game, MateAnswer, MoveList, OptionKind, OptionSpec, Outcome, RuleOption};
 use board::is_color;
 use tables::{SQUARES, relative_row};
 
@@ -347,21 +347,30 @@ impl Game for Position {
         !self.out_of_moves() && self.declaration_wins()
     }
 
-    fn rule_options() -> Vec<OptionSpec> {
-        const NAMES: [&str; 3] = [
-            ENTERING_KING_RULES[0].0,
-            ENTERING_KING_RULES[1].0,
-            ENTERING_KING_RULES[2].0,
-        ];
-        vec![
-            OptionSpec {
+    const RULE_OPTIONS: &'static [RuleOption<Self>] = &[
+        RuleOption {
+            spec: OptionSpec {
                 name: ENTERING_KING_RULE,
                 kind: OptionKind::Combo {
                     default: "CSARule27",
-                    vars: &NAMES,
+                    vars: &[
+                        ENTERING_KING_RULES[0].0,
+                        ENTERING_KING_RULES[1].0,
+                        ENTERING_KING_RULES[2].0,
+                    ],
                 },
             },
-            OptionSpec {
+            apply: |pos, value| {
+                pos.rules.entering_king = ENTERING_KING_RULES
+                    .iter()
+                    .find(|(text, _)| *text == value)
+                    .map(|&(_, rule)| rule)
+                    .ok_or_else(|| anyhow::anyhow!("{ENTERING_KING_RULE} has no value {value}"))?;
+                Ok(())
+            },
+        },
+        RuleOption {
+            spec: OptionSpec {
                 name: MAX_MOVES_TO_DRAW,
                 kind: OptionKind::Spin {
                     default: 0,
@@ -369,28 +378,12 @@ impl Game for Position {
                     max: 100_000,
                 },
             },
-        ]
-    }
-
-    fn set_rule_option(&mut self, name: &str, value: &str) -> anyhow::Result<bool> {
-        let Some(spec) = Self::rule_options()
-            .into_iter()
-            .find(|spec| spec.name.eq_ignore_ascii_case(name))
-        else {
-            return Ok(false);
-        };
-        let value = spec.validate(value).map_err(anyhow::Error::msg)?;
-        if spec.name == MAX_MOVES_TO_DRAW {
-            self.rules.max_moves_to_draw = value.parse()?;
-        } else {
-            self.rules.entering_king = ENTERING_KING_RULES
-                .iter()
-                .find(|(text, _)| *text == value)
-                .map(|&(_, rule)| rule)
-                .ok_or_else(|| anyhow::anyhow!("{ENTERING_KING_RULE} has no value {value}"))?;
-        }
-        Ok(true)
-    }
+            apply: |pos, value| {
+                pos.rules.max_moves_to_draw = value.parse()?;
+                Ok(())
+            },
+        },
+    ];
 
     #[inline]
     fn mate_in_one(&mut self) -> Option<Move> {
