@@ -4,7 +4,7 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-import { el, svgPoint } from './svg.js';
+import { dragAndDrop, el } from './svg.js';
 
 const S = 100; // one square in viewBox units
 const FILES = 'abcdefgh';
@@ -63,8 +63,6 @@ export function createBoard(root, hooks) {
   let view = null;
   let selected = null; // square name of the selected piece
   let sending = false; // a move was sent; wait for the next state
-  let drag = null;
-  let suppressClick = false;
 
   const lang = () => (view && view.lang === 'en' ? 'en' : 'zh');
   const legalList = () => {
@@ -239,48 +237,36 @@ export function createBoard(root, hooks) {
   }
 
   svg.addEventListener('click', (ev) => {
-    if (suppressClick) { suppressClick = false; return; }
+    if (dragging.endsDrag()) return;
     const hit = squareAt(ev.target);
     clickSquare(hit && hit.sq, hit && hit.target);
   });
 
   // drag and drop: press on a movable piece, move past a few pixels, release on a square
-  svg.addEventListener('pointerdown', (ev) => {
-    if (ev.button !== 0 || (view && view.replay) || sending) return;
-    const hit = squareAt(ev.target);
-    if (!hit || hit.target || movesFrom(hit.sq).length === 0) return;
-    drag = { from: hit.sq, x: ev.clientX, y: ev.clientY, active: false, node: null };
-  });
-  window.addEventListener('pointermove', (ev) => {
-    if (!drag) return;
-    if (!drag.active) {
-      if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 6) return;
-      drag.active = true;
-      selected = drag.from;
+  const dragging = dragAndDrop(svg, {
+    grab(ev) {
+      if ((view && view.replay) || sending) return null;
+      const hit = squareAt(ev.target);
+      return hit && !hit.target && movesFrom(hit.sq).length > 0 ? hit.sq : null;
+    },
+    lift(from) {
+      selected = from;
       safeDraw();
-      drag.node = svg.querySelector(`.piece[data-square="${drag.from}"]`);
-      if (drag.node) {
-        drag.node.setAttribute('pointer-events', 'none');
-        drag.node.parentNode.appendChild(drag.node);
+      const node = svg.querySelector(`.piece[data-square="${from}"]`);
+      if (node) node.parentNode.appendChild(node);
+      return node;
+    },
+    follow(node, p) {
+      node.setAttribute('transform', `translate(${p.x - S / 2},${p.y - S / 2})`);
+    },
+    drop(from, under) {
+      const hit = under ? squareAt(under) : null;
+      if (hit && hit.sq !== from && movesFrom(from).some((m) => m.to === hit.sq)) {
+        play(from, hit.sq);
+      } else {
+        safeDraw(); // back to its square, still selected
       }
-    }
-    const p = svgPoint(svg, ev);
-    if (p && drag.node) drag.node.setAttribute('transform', `translate(${p.x - S / 2},${p.y - S / 2})`);
-  });
-  window.addEventListener('pointerup', (ev) => {
-    if (!drag) return;
-    const d = drag;
-    drag = null;
-    if (!d.active) return;
-    suppressClick = true;
-    setTimeout(() => { suppressClick = false; }, 0);
-    const under = document.elementFromPoint(ev.clientX, ev.clientY);
-    const hit = under ? squareAt(under) : null;
-    if (hit && hit.sq !== d.from && movesFrom(d.from).some((m) => m.to === hit.sq)) {
-      play(d.from, hit.sq);
-    } else {
-      safeDraw(); // back to its square, still selected
-    }
+    },
   });
 
   return {

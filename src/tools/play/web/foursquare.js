@@ -5,7 +5,7 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-import { el, svgPoint } from './svg.js';
+import { dragAndDrop, el } from './svg.js';
 
 const STEP = 200; // between two points, in viewBox units
 const EDGE = 110; // from the viewBox edge to the outer points
@@ -58,8 +58,6 @@ export function createBoard(root, hooks) {
   let view = null;
   let selected = null;
   let sending = false;
-  let drag = null;
-  let suppressClick = false;
 
   const lang = () => (view && view.lang === 'en' ? 'en' : 'zh');
   const you = () => (view && view.state && view.state.you === 1 ? 1 : 0);
@@ -236,43 +234,31 @@ export function createBoard(root, hooks) {
   }
 
   svg.addEventListener('click', (ev) => {
-    if (suppressClick) { suppressClick = false; return; }
+    if (dragging.endsDrag()) return;
     clickHit(hitOf(ev.target));
   });
 
-  svg.addEventListener('pointerdown', (ev) => {
-    if (ev.button !== 0 || (view && view.replay) || sending) return;
-    const hit = hitOf(ev.target);
-    if (!hit || hit.target || movesFrom(hit.sq).length === 0) return;
-    drag = { from: hit.sq, x: ev.clientX, y: ev.clientY, active: false, node: null };
-  });
-  window.addEventListener('pointermove', (ev) => {
-    if (!drag) return;
-    if (!drag.active) {
-      if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 6) return;
-      drag.active = true;
-      selected = drag.from;
+  const dragging = dragAndDrop(svg, {
+    grab(ev) {
+      if ((view && view.replay) || sending) return null;
+      const hit = hitOf(ev.target);
+      return hit && !hit.target && movesFrom(hit.sq).length > 0 ? hit.sq : null;
+    },
+    lift(from) {
+      selected = from;
       safeDraw();
-      drag.node = svg.querySelector(`.piece[data-square="${drag.from}"]`);
-      if (drag.node) {
-        drag.node.setAttribute('pointer-events', 'none');
-        svg.appendChild(drag.node);
-      }
-    }
-    const p = svgPoint(svg, ev);
-    if (p && drag.node) drag.node.setAttribute('transform', `translate(${p.x},${p.y})`);
-  });
-  window.addEventListener('pointerup', (ev) => {
-    if (!drag) return;
-    const d = drag;
-    drag = null;
-    if (!d.active) return;
-    suppressClick = true;
-    setTimeout(() => { suppressClick = false; }, 0);
-    const under = document.elementFromPoint(ev.clientX, ev.clientY);
-    const hit = under ? hitOf(under) : null;
-    if (hit && hit.sq !== d.from && movesFrom(d.from).some((m) => m.to === hit.sq)) play(d.from, hit.sq);
-    else safeDraw();
+      const node = svg.querySelector(`.piece[data-square="${from}"]`);
+      if (node) svg.appendChild(node);
+      return node;
+    },
+    follow(node, p) {
+      node.setAttribute('transform', `translate(${p.x},${p.y})`);
+    },
+    drop(from, under) {
+      const hit = under ? hitOf(under) : null;
+      if (hit && hit.sq !== from && movesFrom(from).some((m) => m.to === hit.sq)) play(from, hit.sq);
+      else safeDraw();
+    },
   });
 
   return {

@@ -5,7 +5,7 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-import { el, svgPoint } from './svg.js';
+import { dragAndDrop, el } from './svg.js';
 
 const W = 100; // one square's width in viewBox units
 const H = 110; // and height (shogi squares are a little taller than wide)
@@ -86,8 +86,6 @@ export function createBoard(root, hooks) {
   let view = null;
   let sel = null; // {from: '7g'} or {drop: 'P'}
   let sending = false;
-  let drag = null;
-  let suppressClick = false;
   let layout = null;
 
   const lang = () => (view && view.lang === 'en' ? 'en' : 'zh');
@@ -388,49 +386,37 @@ export function createBoard(root, hooks) {
   }
 
   svg.addEventListener('click', (ev) => {
-    if (suppressClick) { suppressClick = false; return; }
+    if (dragging.endsDrag()) return;
     clickHit(hitOf(ev.target));
   });
 
-  svg.addEventListener('pointerdown', (ev) => {
-    if (ev.button !== 0 || (view && view.replay) || sending) return;
-    const hit = hitOf(ev.target);
-    if (!hit || hit.target) return;
-    let s = null;
-    if (hit.drop && hit.seat === you()) s = { drop: hit.drop };
-    else if (hit.sq) s = { from: hit.sq };
-    if (!s || movesOf(s).length === 0) return;
-    drag = { sel: s, x: ev.clientX, y: ev.clientY, active: false, node: null };
-  });
-  window.addEventListener('pointermove', (ev) => {
-    if (!drag) return;
-    if (!drag.active) {
-      if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < 6) return;
-      drag.active = true;
-      sel = drag.sel;
+  const dragging = dragAndDrop(svg, {
+    grab(ev) {
+      if ((view && view.replay) || sending) return null;
+      const hit = hitOf(ev.target);
+      if (!hit || hit.target) return null;
+      let s = null;
+      if (hit.drop && hit.seat === you()) s = { drop: hit.drop };
+      else if (hit.sq) s = { from: hit.sq };
+      return s && movesOf(s).length > 0 ? s : null;
+    },
+    lift(s) {
+      sel = s;
       safeDraw();
-      drag.node = drag.sel.from
-        ? svg.querySelector(`.piece[data-square="${drag.sel.from}"]`)
-        : svg.querySelector(`.hand-piece[data-drop="${drag.sel.drop}"][data-seat="${you()}"]`);
-      if (drag.node) {
-        drag.node.setAttribute('pointer-events', 'none');
-        svg.appendChild(drag.node);
-      }
-    }
-    const p = svgPoint(svg, ev);
-    if (p && drag.node) drag.node.setAttribute('transform', `translate(${p.x - W / 2},${p.y - H / 2})`);
-  });
-  window.addEventListener('pointerup', (ev) => {
-    if (!drag) return;
-    const d = drag;
-    drag = null;
-    if (!d.active) return;
-    suppressClick = true;
-    setTimeout(() => { suppressClick = false; }, 0);
-    const under = document.elementFromPoint(ev.clientX, ev.clientY);
-    const hit = under ? hitOf(under) : null;
-    if (hit && hit.sq && movesOf(d.sel).some((m) => m.to === hit.sq)) play(d.sel, hit.sq);
-    else safeDraw();
+      const node = s.from
+        ? svg.querySelector(`.piece[data-square="${s.from}"]`)
+        : svg.querySelector(`.hand-piece[data-drop="${s.drop}"][data-seat="${you()}"]`);
+      if (node) svg.appendChild(node);
+      return node;
+    },
+    follow(node, p) {
+      node.setAttribute('transform', `translate(${p.x - W / 2},${p.y - H / 2})`);
+    },
+    drop(s, under) {
+      const hit = under ? hitOf(under) : null;
+      if (hit && hit.sq && movesOf(s).some((m) => m.to === hit.sq)) play(s, hit.sq);
+      else safeDraw();
+    },
   });
 
   let lastPortrait = null;
