@@ -114,14 +114,7 @@ pub fn serve(mut stream: TcpStream, server: &Server) {
     // `/?token=T`, the form some launchers print, goes to the page's own address.
     if let Some(token) = request.path.strip_prefix("/?token=") {
         if server.person(token).is_some() {
-            let location = format!("/{token}/");
-            respond(
-                &mut stream,
-                303,
-                "text/plain",
-                b"",
-                &[("Location", &location)],
-            );
+            to_page(&mut stream, token);
         } else {
             respond(&mut stream, 403, "text/plain", b"wrong token", &[]);
         }
@@ -141,14 +134,7 @@ pub fn serve(mut stream: TcpStream, server: &Server) {
         return;
     };
     let Some(rest) = parts.next() else {
-        let location = format!("/{token}/");
-        respond(
-            &mut stream,
-            303,
-            "text/plain",
-            b"",
-            &[("Location", &location)],
-        );
+        to_page(&mut stream, token);
         return;
     };
     // A browser names the page's origin on anything scripted; another origin is another
@@ -268,6 +254,12 @@ fn upgrade(stream: &mut TcpStream, request: &Request) -> Result<(), String> {
          Sec-WebSocket-Accept: {accept}\r\n\r\n"
     );
     stream.write_all(head.as_bytes()).map_err(|e| e.to_string())
+}
+
+/// Sends the browser to the page of the seat `token` opens, `/<token>/`.
+fn to_page(stream: &mut TcpStream, token: &str) {
+    let location = format!("/{token}/");
+    respond(stream, 303, "text/plain", b"", &[("Location", &location)]);
 }
 
 /// Writes a whole response and ends the exchange.
