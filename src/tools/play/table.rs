@@ -542,7 +542,7 @@ impl Room {
         let result = self.judge.result();
         let view = self.judge.view(you);
         let status = match (phase, turn) {
-            (Phase::Deploy, _) if view["deploy"]["ready"] == Value::Bool(true) => {
+            (Phase::Deploy, _) if view.deploy.as_ref().is_some_and(|d| d.ready) => {
                 "Waiting for the other lineups".to_string()
             }
             (Phase::Deploy, _) => {
@@ -582,7 +582,7 @@ impl Room {
             "result": result.map(|v| json!({"winner": v.winner, "text": v.text})),
         });
         if let Value::Object(fields) = &mut state {
-            fields.extend(view);
+            fields.extend(view.fields());
         }
         state
     }

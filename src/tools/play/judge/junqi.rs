@@ -5,7 +5,7 @@
 //! engines are told the game exactly as `qiyi referee` tells it, and a page's board is
 //! filtered by the same [`View`] an engine's `position` command is.
 
-use super::{Judge, OddsRequest, Phase, Variant, Verdict, position_line};
+use super::{Judge, Lineup, OddsRequest, Phase, SeatView, Variant, Verdict, position_line};
 use crate::core::{Game, MoveList};
 use crate::games::GameKind;
 use crate::games::junqi::board::{self, Kind, NO_STATION, SEAT_NAMES, STATIONS, TABLES};
@@ -19,7 +19,7 @@ use crate::tools::junqi_referee::{
 };
 use crate::tools::play::worker::Job;
 use rand::rngs::StdRng;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Seat names as the page shows them.
 const SEATS: [&str; 4] = ["S", "E", "N", "W"];
@@ -272,26 +272,24 @@ impl Judge for Junqi {
         self.transcript.events.len()
     }
 
-    fn view(&self, seat: usize) -> Map<String, Value> {
-        let mut view = Map::new();
-        let seen = self.seen(seat);
+    fn view(&self, seat: usize) -> SeatView {
+        let slots = || {
+            LINEUP_SLOTS
+                .iter()
+                .map(move |&slot| Position::slot_station(seat, usize::from(slot)))
+        };
         let board = if self.phase == Phase::Deploy {
             let lineup = self.lineups[seat].clone().unwrap_or_default();
-            let pieces: Vec<Value> = LINEUP_SLOTS
-                .iter()
+            let pieces: Vec<Value> = slots()
                 .zip(lineup.chars())
-                .map(|(&slot, rank)| {
-                    json!({"at": board::name(Position::slot_station(seat, usize::from(slot))),
-                           "seat": seat, "rank": rank.to_string()})
+                .map(|(station, rank)| {
+                    json!({"at": board::name(station), "seat": seat, "rank": rank.to_string()})
                 })
                 .collect();
             json!({"pieces": pieces, "public_flags": []})
         } else {
-            Junqi::pieces(&self.pos, &seen)
+            Junqi::pieces(&self.pos, &self.seen(seat))
         };
-        view.insert("board".into(), board);
-        view.insert("moves".into(), self.moves().into());
-        view.insert("last".into(), self.last());
         let mut legal = Vec::new();
         if self.turn() == Some(seat) {
             let mut moves = MoveList::new();
@@ -305,17 +303,18 @@ impl Judge for Junqi {
                 })
                 .collect();
         }
-        view.insert("legal".into(), legal.into());
-        view.insert("claim".into(), false.into());
-        let deploy = (self.phase == Phase::Deploy).then(|| {
-            let slots: Vec<String> = LINEUP_SLOTS
-                .iter()
-                .map(|&slot| board::name(Position::slot_station(seat, usize::from(slot))))
-                .collect();
-            json!({"lineup": self.lineups[seat], "slots": slots, "ready": self.ready[seat]})
-        });
-        view.insert("deploy".into(), deploy.unwrap_or(Value::Null));
-        view
+        SeatView {
+            board,
+            moves: self.moves(),
+            last: self.last(),
+            legal,
+            claim: false,
+            deploy: (self.phase == Phase::Deploy).then(|| Lineup {
+                lineup: self.lineups[seat].clone().unwrap_or_default(),
+                slots: slots().map(board::name).collect(),
+                ready: self.ready[seat],
+            }),
+        }
     }
 
     fn play(&mut self, seat: usize, text: &str) -> Result<(), String> {

@@ -15,7 +15,7 @@ use crate::games::GameKind;
 use crate::games::junqi::dark::Info;
 use crate::tools::junqi_referee::Answer;
 use rand::rngs::StdRng;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +51,54 @@ pub struct Variant {
     pub chess960: bool,
 }
 
+/// What one seat may see of the game: the game's own fields of the page's `state`
+/// message (`docs/play.md`).
+pub struct SeatView {
+    /// The board as the seat may see it, in the game's own shape.
+    pub board: Value,
+    /// Every ply so far, `{"seat", "text"}`.
+    pub moves: Vec<Value>,
+    /// The last ply that moved a piece, or `null`.
+    pub last: Value,
+    /// The seat's legal moves when it is to move.
+    pub legal: Vec<Value>,
+    /// Shogi: the entering-king declaration is valid now.
+    pub claim: bool,
+    /// Junqi, while lineups are chosen: the seat's.
+    pub deploy: Option<Lineup>,
+}
+
+/// A seat's lineup while lineups are chosen.
+pub struct Lineup {
+    /// The lineup's letters, in slot order.
+    pub lineup: String,
+    /// The stations of the slots, in the same order.
+    pub slots: Vec<String>,
+    /// Whether it is final.
+    pub ready: bool,
+}
+
+impl SeatView {
+    /// The fields, as the `state` message carries them.
+    pub fn fields(self) -> Map<String, Value> {
+        let deploy = self.deploy.map_or(
+            Value::Null,
+            |d| json!({"lineup": d.lineup, "slots": d.slots, "ready": d.ready}),
+        );
+        let Value::Object(fields) = json!({"board": self.board, "moves": self.moves,
+            "last": self.last, "legal": self.legal, "claim": self.claim, "deploy": deploy})
+        else {
+            unreachable!("json! of an object is an object")
+        };
+        fields
+    }
+
+    /// A replay's frame: the board, the last ply and the plies so far.
+    pub fn frame(self) -> Value {
+        json!({"board": self.board, "last": self.last, "moves": self.moves})
+    }
+}
+
 /// What the odds engine of a seat is told: its options (its view), then the lines whose
 /// answer lists the hidden pieces' odds.
 pub struct OddsRequest {
@@ -78,9 +126,8 @@ pub trait Judge: Send {
     }
     /// Plies played so far; a new turn starts whenever it changes.
     fn plies(&self) -> usize;
-    /// What `seat` may see: the `board`, `moves`, `last`, `legal`, `deploy` and `claim`
-    /// fields of the page's `state` message.
-    fn view(&self, seat: usize) -> Map<String, Value>;
+    /// What `seat` may see of the game.
+    fn view(&self, seat: usize) -> SeatView;
     /// A person's move for `seat`.
     fn play(&mut self, seat: usize, text: &str) -> Result<(), String>;
     /// What the engine playing `seat` is to do now, if anything.

@@ -1,14 +1,14 @@
 //! Chess, shogi and FourSquare: two seats, nothing hidden, so every seat is shown the
 //! position's own notation and the page draws from it.
 
-use super::{Judge, Phase, Variant, Verdict, position_line};
+use super::{Judge, Phase, SeatView, Variant, Verdict, position_line};
 use crate::core::{Game, MoveList, Outcome};
 use crate::games::GameKind;
 use crate::tools::junqi_referee::Answer;
 use crate::tools::play::worker::Job;
 use rand::RngExt;
 use rand::rngs::StdRng;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// What differs between the two-player games at the table.
 pub struct Spec {
@@ -199,25 +199,17 @@ impl<G: Game> Judge for TwoPlayer<G> {
         self.plies.len()
     }
 
-    fn view(&self, seat: usize) -> Map<String, Value> {
-        let mut view = Map::new();
-        view.insert(
-            "board".into(),
-            json!({"position": self.pos.to_notation(), "before": self.before,
-                   "chess960": self.chess960}),
-        );
-        let moves: Vec<Value> = self
+    fn view(&self, seat: usize) -> SeatView {
+        let moves = self
             .plies
             .iter()
             .enumerate()
             .map(|(i, text)| json!({"seat": (i + self.first) % 2, "text": text}))
             .collect();
-        view.insert("moves".into(), moves.into());
-        let last = self.plies.last().map(|text| {
+        let last = self.plies.last().map_or(Value::Null, |text| {
             let parts = self.parts(text);
             json!({"from": parts["from"], "to": parts["to"]})
         });
-        view.insert("last".into(), last.unwrap_or(Value::Null));
         let mut legal = Vec::new();
         if self.turn() == Some(seat) {
             let mut moves = MoveList::new();
@@ -227,13 +219,15 @@ impl<G: Game> Judge for TwoPlayer<G> {
                 .map(|&mv| self.parts(&self.pos.move_name(mv)))
                 .collect();
         }
-        view.insert("legal".into(), legal.into());
-        view.insert(
-            "claim".into(),
-            (self.turn() == Some(seat) && self.pos.can_claim_win()).into(),
-        );
-        view.insert("deploy".into(), Value::Null);
-        view
+        SeatView {
+            board: json!({"position": self.pos.to_notation(), "before": self.before,
+                          "chess960": self.chess960}),
+            moves,
+            last,
+            legal,
+            claim: self.turn() == Some(seat) && self.pos.can_claim_win(),
+            deploy: None,
+        }
     }
 
     fn play(&mut self, seat: usize, text: &str) -> Result<(), String> {
@@ -400,14 +394,14 @@ impl<G: Game> Judge for TwoPlayer<G> {
             };
             game.start = game.pos.to_notation();
             game.first = game.pos.side_to_move();
-            let mut frames = vec![frame(&game)];
+            let mut frames = vec![game.view(usize::MAX).frame()];
             let mut failed = None;
             for (i, text) in moves.iter().enumerate() {
                 if let Err(e) = game.make(text) {
                     failed = Some(format!("ply {} ('{text}'): {e}", i + 1));
                     break;
                 }
-                frames.push(frame(&game));
+                frames.push(game.view(usize::MAX).frame());
             }
             match failed {
                 None => {
@@ -420,10 +414,4 @@ impl<G: Game> Judge for TwoPlayer<G> {
         }
         Err(last_error)
     }
-}
-
-/// One replay frame: the game as everybody sees it.
-fn frame<G: Game>(game: &TwoPlayer<G>) -> Value {
-    let view = game.view(usize::MAX);
-    json!({"board": view["board"], "last": view["last"], "moves": view["moves"]})
 }
