@@ -99,7 +99,7 @@ pub struct Config {
     /// What each process may see of the others' lineups: open (every lineup, plain
     /// plies), double-open (its team's lineups, annotated plies) or dark (its own seats'
     /// lineups, annotated plies).
-    #[arg(long, value_parser = parse_info, default_value = "open")]
+    #[arg(long, default_value = "open")]
     pub info: Info,
     /// One process per seat, four per game (the default).
     #[arg(long, conflicts_with = "teams")]
@@ -145,10 +145,6 @@ impl Config {
     fn seating(&self) -> &'static str {
         if self.teams { "teams" } else { "seats" }
     }
-}
-
-fn parse_info(text: &str) -> Result<Info, String> {
-    text.parse()
 }
 
 /// Both games of pair `pair` draw from this generator: the same lineups, and the same

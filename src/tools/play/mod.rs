@@ -47,7 +47,7 @@ pub struct Config {
     #[arg(long = "engine", value_name = "COMMAND")]
     pub engines: Vec<String>,
     /// Junqi: what each seat may see of the others' lineups.
-    #[arg(long, value_parser = parse_info, default_value = "dark")]
+    #[arg(long, default_value = "dark")]
     pub info: Info,
     /// Milliseconds per engine move.
     #[arg(long, default_value_t = 1000)]
@@ -69,10 +69,6 @@ pub struct Config {
     /// Open each seat's URL in the system's browser.
     #[arg(long)]
     pub open_browser: bool,
-}
-
-fn parse_info(text: &str) -> Result<Info, String> {
-    text.parse()
 }
 
 /// Serves the board until the process is ended (Ctrl-C); engine processes end with it,
