@@ -1,15 +1,14 @@
-//! Every integration test in one binary. Each former `tests/<name>.rs` binary is the
-//! module `<name>` here, with the helpers of `tests/common/` shared by all: with the
-//! release profile's fat LTO every test binary costs a full link, so there is one
-//! (`autotests = false` and one `[[test]]` in Cargo.toml). From an empty target
-//! directory, on 2 cores shared with other work (load 5 to 6), `cargo test --release`
-//! built for 755 s and took 889 s in all (665 s of CPU) with 30 binaries; with one, 342 s
-//! and 491 s (362 s of CPU). A new test file must be declared below;
-//! `every_test_file_is_declared` fails otherwise. In a test file the shared helpers are
-//! `crate::common` (`use crate::common::Engine;`), not `mod common;`.
+//! Every integration test in one binary. Each `tests/<name>.rs` is the module `<name>`
+//! here, with the helpers of `tests/common/` shared by all: every test binary costs a
+//! full optimised link, so there is one (`autotests = false` and one `[[test]]` in
+//! Cargo.toml). With thirty binaries `cargo test --release` from an empty target directory
+//! took 889 s here; with one, 491 s (both under load). A new test file must be declared
+//! below; `every_test_file_is_declared` fails otherwise. In a test file the shared helpers
+//! are `crate::common` (`use crate::common::Engine;`), not `mod common;`.
 
 mod common;
 
+mod browser;
 mod chess960_protocol;
 mod chess_client;
 mod chess_nnue;

@@ -2,7 +2,7 @@
 """cshogi's `cshogi.usi.Engine` drives qiyi over USI with every command a shogi GUI
 sends: usi, setoption, isready, usinewgame, position, go byoyomi/btime/wtime, go ponder with
 ponderhit and stop, go infinite with stop, go mate, gameover and quit; the tournament
-options EnteringKingRule and MaxMovesToDraw; then a 60-ply game
+options EnteringKingRule and MaxMovesToDraw; then a 30-ply game
 at 300 ms byoyomi in which cshogi checks that every move is legal and the referee's clock
 that none is late. Run by tests/shogi_client.rs with the binary's path; exits non-zero
 (with a message) on the first failure.
@@ -198,12 +198,12 @@ def main(path):
         engine.gameover("win")
         engine.isready()
 
-        # A 60-ply game at 300 ms byoyomi, both sides played by the engine.
+        # A 30-ply game at 300 ms byoyomi, both sides played by the engine.
         engine.usinewgame()
         board = cshogi.Board()
         moves = []
         slowest = 0
-        for ply in range(60):
+        for ply in range(30):
             if board.is_game_over():
                 break
             engine.position(moves)
@@ -218,7 +218,7 @@ def main(path):
             check(legal(board, move), "ply %d: illegal move %s in %s" % (ply + 1, move, board.sfen()))
             board.push_usi(move)
             moves.append(move)
-        check(len(moves) >= 40, "the game ended after %d plies" % len(moves))
+        check(len(moves) >= 20, "the game ended after %d plies" % len(moves))
         engine.gameover("draw")
         print("game: %d plies, slowest move %.0f ms" % (len(moves), slowest))
     finally:
