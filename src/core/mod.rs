@@ -19,6 +19,7 @@ pub use oracle::{Oracle, Verdict};
 pub use score::{MATE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in};
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 /// FNV-1a: a small hash that stays the same from build to build (std's hasher need not),
 /// for checksums written to files and read back by later runs.
@@ -91,6 +92,30 @@ pub trait Hidden<G>: Send + Sync {
     /// Whether the engine was told what the player to move needs to choose a move (Junqi:
     /// its lineup); an engine never moves for a player it cannot see.
     fn knows_mover(&self) -> bool;
+    /// The board as the player to move sees it, and what it knows of each hidden piece
+    /// (the protocol's `d`).
+    fn display(&self) -> String;
+}
+
+/// What a `position` command tells the engine: a position and, when the player to move
+/// does not see all of it, what that player knows, held beside the position (never inside
+/// it, so that positions stay plain values the search copies freely).
+pub struct Told<G> {
+    /// With hidden ranks, one world of what is known: the public facts and the moves of
+    /// the player to move are the same in every world, so the protocol's own uses (legal
+    /// moves, queries, perft) may read it; the search plays on worlds from `hidden`.
+    pub position: G,
+    pub hidden: Option<Arc<dyn Hidden<G>>>,
+}
+
+impl<G> Told<G> {
+    /// A position seen whole.
+    pub fn open(position: G) -> Told<G> {
+        Told {
+            position,
+            hidden: None,
+        }
+    }
 }
 
 /// The rules of one game: positions, moves, notation and the end of the game.
@@ -127,12 +152,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// initial position when `None`) under the rule options set so far, then the recorded
     /// plies in order; errors name the bad field or ply. Games whose records say more than
     /// the moves (Junqi's referee reports, and lineups it may not see in the dark game)
-    /// read them their own way.
+    /// read them their own way, and say what the player to move cannot see.
     fn from_record(
         start: Option<&str>,
         plies: &[String],
         rules: &[(String, String)],
-    ) -> anyhow::Result<Self> {
+    ) -> anyhow::Result<Told<Self>> {
         let mut pos = Self::start_with_rules(start, rules)?;
         for (i, text) in plies.iter().enumerate() {
             let mv = pos
@@ -140,7 +165,7 @@ pub trait Game: Clone + Send + Sync + 'static {
                 .map_err(|e| anyhow::anyhow!("move {} ({}): {e}", i + 1, quote(text)))?;
             pos.make_move(mv);
         }
-        Ok(pos)
+        Ok(Told::open(pos))
     }
     /// Where a `position` command starts: `start` in the game's notation (the initial
     /// position when `None`), with the rule options applied.
@@ -201,13 +226,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         let mut moves = MoveList::new();
         self.legal_moves(&mut moves);
         moves.is_empty().then(|| self.no_move_outcome())
-    }
-
-    /// What the player to move may know when the position is not fully seen; `None` (every
-    /// game but Junqi's dark modes) when it is. The search then plays on worlds drawn from
-    /// it instead of on the position.
-    fn hidden(&self) -> Option<&dyn Hidden<Self>> {
-        None
     }
 
     /// Whether the side to move is in check: checks are extended, and never null-moved.

@@ -7,7 +7,8 @@ use super::command::{Command, Query, Start};
 use super::dialect::Dialect;
 use super::{Output, Session};
 use crate::core::{
-    Evaluator, Game, MateAnswer, MoveList, OptionKind, OptionSpec, Oracle, Outcome, Verdict, quote,
+    Evaluator, Game, Hidden, MateAnswer, MoveList, OptionKind, OptionSpec, Oracle, Outcome, Told,
+    Verdict, quote,
 };
 use crate::games::{GameKind, WithGame};
 use crate::perft;
@@ -138,6 +139,9 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     /// What the game knows exactly (FourSquare's solved table), asked before each search.
     oracle: Option<Box<dyn Oracle<G>>>,
     position: G,
+    /// What the player to move knows when `position` is only one world of it (Junqi's
+    /// dark game): the search plays on worlds drawn from it.
+    hidden: Option<Arc<dyn Hidden<G>>>,
     /// Rule options set so far, re-applied to every new position.
     rules: Vec<(String, String)>,
     hash_mb: usize,
@@ -173,6 +177,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             eval: Arc::new(eval),
             oracle,
             position: G::start_position(),
+            hidden: None,
             rules: Vec::new(),
             hash_mb: 16,
             params: SearchParams::default(),
@@ -304,14 +309,19 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             Start::StartPos => None,
             Start::Notation(text) => Some(text.as_str()),
         };
-        let pos = G::from_record(start, moves, &self.rules).map_err(|e| e.to_string())?;
+        let told = G::from_record(start, moves, &self.rules).map_err(|e| e.to_string())?;
         self.stop();
-        self.position = pos;
+        self.tell(told);
         Ok(())
     }
 
+    fn tell(&mut self, told: Told<G>) {
+        self.position = told.position;
+        self.hidden = told.hidden;
+    }
+
     fn go(&mut self, limits: Limits, searchmoves: &[String]) -> Result<(), String> {
-        if self.position.hidden().is_some_and(|h| !h.knows_mover()) {
+        if self.hidden.as_ref().is_some_and(|h| !h.knows_mover()) {
             return Err(format!(
                 "go: {} is to move, a player this engine was not given",
                 G::player_name(self.position.side_to_move())
@@ -352,7 +362,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 vec![dialect.bestmove(Some(claim), None)]
             });
         }
-        let pos = self.position.clone();
+        let (pos, hidden) = (self.position.clone(), self.hidden.clone());
         let eval = match self
             .limit_strength
             .then(|| self.eval.strength_limited())
@@ -380,17 +390,30 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 Some(Verdict::Play { score, pv }) => {
                     search::known_line(pv, score, &control, &limits, &mut report)
                 }
-                _ => search::search(
-                    &pos,
-                    &*eval,
-                    &tt,
-                    &mut histories.lock().unwrap_or_else(|e| e.into_inner()),
-                    &control,
-                    &limits,
-                    &params,
-                    &searchmoves,
-                    &mut report,
-                ),
+                _ => match hidden {
+                    Some(hidden) => search::search_worlds(
+                        &pos,
+                        &*hidden,
+                        &*eval,
+                        &tt,
+                        &control,
+                        &limits,
+                        &params,
+                        &searchmoves,
+                        &mut report,
+                    ),
+                    None => search::search(
+                        &pos,
+                        &*eval,
+                        &tt,
+                        &mut histories.lock().unwrap_or_else(|e| e.into_inner()),
+                        &control,
+                        &limits,
+                        &params,
+                        &searchmoves,
+                        &mut report,
+                    ),
+                },
             };
             let best = result.best.map(|mv| pos.move_name(mv));
             let ponder = result.ponder.map(|mv| pos.move_name(mv));
@@ -579,8 +602,8 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
                 self.stop();
                 self.tt.clear();
                 self.forget_histories();
-                self.position =
-                    G::from_record(None, &[], &self.rules).map_err(|e| e.to_string())?;
+                let told = G::from_record(None, &[], &self.rules).map_err(|e| e.to_string())?;
+                self.tell(told);
             }
             Command::Position { start, moves } => self.set_position(start, &moves)?,
             Command::Go { .. } | Command::Perft { .. } | Command::Mate { .. } if self.busy() => {
@@ -605,7 +628,10 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
             }
             Command::Query(query) => self.out.line(&self.answer(query)),
             Command::Display => {
-                let text = self.position.display();
+                let text = match &self.hidden {
+                    Some(hidden) => hidden.display(),
+                    None => self.position.display(),
+                };
                 self.out
                     .lines(&text.lines().map(str::to_string).collect::<Vec<_>>());
             }

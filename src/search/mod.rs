@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 pub use time::{Limits, TimeBudget, TimeSettings};
 pub use tt::{Bound, TranspositionTable};
 use worker::Worker;
+pub use worlds::search as search_worlds;
 
 /// Shared switches between the protocol thread and a running search.
 pub struct Control {
@@ -253,19 +254,6 @@ pub fn search<G: Game, E: Evaluator<G>>(
     searchmoves: &[G::Move],
     report: &mut ReportFn<'_, G::Move>,
 ) -> SearchResult<G::Move> {
-    if let Some(hidden) = root.hidden() {
-        return worlds::search(
-            root,
-            hidden,
-            eval,
-            tt,
-            control,
-            limits,
-            params,
-            searchmoves,
-            report,
-        );
-    }
     tt.new_search();
     let mut moves = MoveList::new();
     root.legal_moves(&mut moves);

@@ -413,7 +413,6 @@ fn a_cut_short_iteration_reports_its_new_best_move_as_a_lower_bound() {
 struct Coin {
     heads: bool,
     call: Option<bool>,
-    belief: Option<std::sync::Arc<CoinBelief>>,
 }
 
 struct CoinBelief;
@@ -423,17 +422,16 @@ impl crate::core::Hidden<Coin> for CoinBelief {
         (0..count as u64)
             .map(|i| {
                 let heads = (seed + i).is_multiple_of(2);
-                let world = Coin {
-                    heads,
-                    call: None,
-                    belief: None,
-                };
+                let world = Coin { heads, call: None };
                 (world, if heads { 4.0 } else { 1.0 })
             })
             .collect()
     }
     fn knows_mover(&self) -> bool {
         true
+    }
+    fn display(&self) -> String {
+        "a coin".to_string()
     }
 }
 
@@ -446,7 +444,6 @@ impl Game for Coin {
         Coin {
             heads: true,
             call: None,
-            belief: Some(std::sync::Arc::new(CoinBelief)),
         }
     }
     fn from_notation(_: &str) -> anyhow::Result<Self> {
@@ -492,21 +489,16 @@ impl Game for Coin {
     fn move_name(&self, mv: u8) -> String {
         ["heads", "tails"][mv as usize].to_string()
     }
-    fn hidden(&self) -> Option<&dyn crate::core::Hidden<Self>> {
-        self.belief
-            .as_deref()
-            .map(|b| b as &dyn crate::core::Hidden<Self>)
-    }
 }
 
 #[test]
 fn worlds_are_weighed_by_the_belief() {
     let mut last = None;
-    let result = search(
+    let result = search_worlds(
         &Coin::start_position(),
+        &CoinBelief,
         &Zero,
         &TranspositionTable::new(1),
-        &mut Vec::new(),
         &Control::default(),
         &Limits::default(),
         &SearchParams::default(),

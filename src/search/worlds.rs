@@ -292,7 +292,7 @@ fn search_world<G: Game, E: Evaluator<G>>(
 /// `hidden`, within `limits` like any search: until the time budget is spent (a clock or
 /// `movetime`), or `params.worlds` worlds without one, or `stop`.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn search<G: Game, E: Evaluator<G>>(
+pub fn search<G: Game, E: Evaluator<G>>(
     root: &G,
     hidden: &dyn Hidden<G>,
     eval: &E,

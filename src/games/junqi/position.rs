@@ -186,9 +186,6 @@ pub struct Position {
     pub(super) hash: u64,
     /// The rule options `NoCombatDrawPlies` and `MaxPasses`.
     pub(super) rules: Rules,
-    /// In the dark game, what the engine knows: this position is then one world of it,
-    /// and the search plays on others drawn from it ([`crate::core::Hidden`]).
-    pub(super) knowledge: Option<std::sync::Arc<super::dark::Knowledge>>,
     /// Per seat, the `(station, piece)` pairs removed by its elimination.
     graves: [[(u8, u8); 25]; 4],
     grave_len: [u8; 4],
@@ -316,7 +313,6 @@ impl Position {
             passes: [0; 4],
             hash: 0,
             rules: Rules::default(),
-            knowledge: None,
             graves: [[(0, 0); 25]; 4],
             grave_len: [0; 4],
         }

@@ -693,14 +693,15 @@ fn a_forfeit_eliminates_any_seat_and_passes_the_turn_only_from_the_mover() {
     );
 }
 
-/// The position the protocol keeps in the dark game weighs its worlds by soft evidence
+/// What the protocol is told in the dark game weighs its worlds by soft evidence
 /// (deployment habits, pieces that sat still), not by the hard facts alone: its odds
 /// differ from those of the same knowledge without evidence.
 #[test]
 fn dark_worlds_are_weighed_by_soft_evidence() {
     let setup = format!("setup S:{DEFAULT_LINEUP} E:- N:- W:-");
-    let pos = Position::from_dark_record(&setup, &[], &[], dark::Info::Dark).unwrap();
-    let knowledge = pos.knowledge.as_deref().expect("dark knowledge");
-    let plain = dark::Knowledge::new(knowledge.state().clone(), &dark::Evidence::NONE);
-    assert_ne!(knowledge.describe(), plain.describe());
+    let told = Position::from_dark_record(&setup, &[], &[], dark::Info::Dark).unwrap();
+    let knowledge = told.hidden.expect("dark knowledge").display();
+    let state = dark::InfoState::parse(&setup, "", Rules::default(), dark::Info::Dark).unwrap();
+    let plain = dark::Knowledge::new(state, &dark::Evidence::NONE);
+    assert_ne!(knowledge, crate::core::Hidden::display(&plain));
 }

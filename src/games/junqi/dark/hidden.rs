@@ -1,12 +1,13 @@
 //! The dark game as the engine plays it. [`Knowledge`] is what the seat to move knows
-//! (the information state and a sampler of its worlds). It hangs on the position the
-//! protocol keeps, so the generic search plays on worlds drawn from it
-//! ([`crate::core::Hidden`]) and never on ranks it was not told.
+//! (the information state and a sampler of its worlds). The protocol keeps it beside the
+//! position it was told ([`crate::core::Told`]), so the generic search plays on worlds
+//! drawn from it ([`crate::core::Hidden`]) and never on ranks it was not told.
 
 use super::{Evidence, InfoState, Sample, Sampler};
 use crate::core::Hidden;
 use crate::games::junqi::Position;
 use crate::games::junqi::board::{SEAT_NAMES, STATIONS, name};
+use crate::games::junqi::notation::diagram;
 use crate::games::junqi::position::{RANKS, rank_of};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -52,7 +53,7 @@ impl Knowledge {
 
     /// Whether the rank of the piece on `station` is certain: one of the engine's own, or
     /// a hidden one the record has pinned down (a public flag, say).
-    pub fn knows_rank(&self, station: usize) -> bool {
+    fn knows_rank(&self, station: usize) -> bool {
         self.state
             .occupant(station)
             .is_none_or(|piece| self.state.domain(piece).single().is_some())
@@ -126,5 +127,11 @@ impl Hidden<Position> for Knowledge {
 
     fn knows_mover(&self) -> bool {
         self.state.is_known(self.state.side_to_move())
+    }
+
+    /// The public board with the ranks the engine knows, then what is known of every
+    /// hidden piece.
+    fn display(&self) -> String {
+        diagram(&self.representative(), &|station| self.knows_rank(station)) + &self.describe()
     }
 }

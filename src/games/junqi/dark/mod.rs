@@ -13,7 +13,7 @@
 //! - `evidence`: soft evidence ([`Evidence`]): deployment habits and pieces that never
 //!   moved, as per-piece log-weights; never a hard exclusion.
 //! - `hidden`: [`Knowledge`], the state and its sampler as the search sees them: worlds
-//!   drawn with their weights, hung on the position the protocol keeps.
+//!   drawn with their weights, kept beside the position the protocol holds.
 //! - `sample`: [`Sampler`], complete rank assignments drawn without failure or retry, each
 //!   with an importance weight toward the target; [`InfoState::world`] turns one into an
 //!   open [`Position`](super::Position).
@@ -32,8 +32,9 @@
 //!   legal move" clauses, per-seat counts), propagated; never wrong, possibly loose.
 //! - [`Evidence`]: soft evidence (deployment habits, pieces that sat still) as per-piece
 //!   log-weights; it tilts the odds of worlds and never excludes one.
-//! - [`Knowledge`]: an [`InfoState`] with its [`Sampler`] and [`Evidence`], hung on the
-//!   [`Position`](super::Position) the protocol keeps: what the search asks for worlds.
+//! - [`Knowledge`]: an [`InfoState`] with its [`Sampler`] and [`Evidence`], kept beside
+//!   the [`Position`](super::Position) the protocol holds ([`crate::core::Told`]): what the
+//!   search asks for worlds.
 //! - `Hidden`: the search's trait for hidden information
 //!   ([`crate::core::Hidden`]), which [`Knowledge`] implements (module `hidden`).
 //! - [`Domain`]: a set of ranks a piece may still have (12 bits).
