@@ -141,6 +141,10 @@ impl Game for Position {
         for (i, text) in plies.iter().enumerate() {
             let bad = |e: anyhow::Error| anyhow::anyhow!("move {} ({}): {e}", i + 1, quote(text));
             match Entry::parse(text).map_err(bad)? {
+                // As in the dark game's record: nothing happens after the end.
+                Entry::Out(seat) if !pos.is_out(seat) && pos.rule_outcome().is_some() => {
+                    return Err(bad(anyhow::anyhow!("the game is over")));
+                }
                 Entry::Out(seat) => pos.forfeit(seat),
                 Entry::Ply(Ply { mv, report }) => {
                     let mv = pos.parse_move(&mv.to_string()).map_err(bad)?;

@@ -517,19 +517,15 @@ impl Position {
         true
     }
 
-    /// A referee's forfeit (a crashed engine): `seat` is eliminated at once, whoever is to
-    /// move. It is not a ply: no pass is counted and it cannot be taken back. Its pieces
-    /// leaving reset the no-combat counter; if it was the seat to move, the turn passes on
-    /// with the usual turn-start eliminations. Nothing happens to a seat already out or
-    /// after the end of the game.
+    /// A referee's forfeit (a crashed engine), [`Turns::forfeit`]; it cannot be taken
+    /// back. Nothing happens to a seat already out or after the end of the game. The open
+    /// position keeps no last mover apart from the seat to move, which a finished game
+    /// keeps.
     pub fn forfeit(&mut self, seat: usize) {
         if self.is_out(seat) || self.rule_outcome().is_some() {
             return;
         }
-        self.remove_seat(seat);
-        if usize::from(self.side) == seat {
-            self.next_turn(seat, seat);
-        }
+        Turns::forfeit(self, seat, usize::from(self.side));
     }
 
     /// Takes back [`Position::play`].
@@ -592,6 +588,10 @@ impl Turns for Position {
         self.quiet = quiet;
     }
 
+    #[inline]
+    fn side(&self) -> usize {
+        usize::from(self.side)
+    }
     #[inline]
     fn set_side(&mut self, seat: usize) {
         let keys = &**KEYS;

@@ -693,6 +693,23 @@ fn a_forfeit_eliminates_any_seat_and_passes_the_turn_only_from_the_mover() {
     );
 }
 
+/// An open record reads `out:` as the dark game's does: idempotent for a seat already
+/// out, an error naming the ply for a seat still in a finished game.
+#[test]
+fn an_out_after_the_end_is_refused_in_the_open_record_too() {
+    let read = |plies: &str| {
+        let plies: Vec<String> = plies.split_whitespace().map(str::to_string).collect();
+        Position::from_record(None, &plies, &[]).map(|told| told.position.to_notation())
+    };
+    assert_eq!(
+        read("resign resign resign out:S").unwrap(),
+        read("resign resign resign").unwrap()
+    );
+    let error = read("resign resign resign out:W").unwrap_err().to_string();
+    assert!(error.starts_with("move 4 ('out:W')"), "{error}");
+    assert!(error.contains("the game is over"), "{error}");
+}
+
 /// What the protocol is told in the dark game weighs its worlds by soft evidence
 /// (deployment habits, pieces that sat still), not by the hard facts alone: its odds
 /// differ from those of the same knowledge without evidence.

@@ -99,6 +99,8 @@ pub(super) trait Turns {
     /// The no-combat counter.
     fn quiet(&self) -> u16;
     fn set_quiet(&mut self, quiet: u16);
+    /// The seat to move.
+    fn side(&self) -> usize;
     /// Gives the turn to `seat`.
     fn set_side(&mut self, seat: usize);
     /// One more pass or timeout of `seat`; returns its count so far.
@@ -122,6 +124,19 @@ pub(super) trait Turns {
     fn remove_seat(&mut self, seat: usize) {
         if self.eliminate(seat) {
             self.set_quiet(0);
+        }
+    }
+
+    /// A referee's forfeit of a seat still in a game not over (`out:<seat>`,
+    /// `docs/rules/junqi.md` §7): `seat` is eliminated at once, whoever is to move; not a
+    /// ply, no pass counted. If it was to move, the turn passes on with the usual
+    /// turn-start eliminations; if the forfeit ends the game, the turn stays with
+    /// `last_mover`.
+    #[inline]
+    fn forfeit(&mut self, seat: usize, last_mover: usize) {
+        self.remove_seat(seat);
+        if any_team_out(self.out()) || self.side() == seat {
+            self.next_turn(seat, last_mover);
         }
     }
 

@@ -341,6 +341,9 @@ impl Turns for InfoState {
     }
 
     /// A new turn: that its seat can move is not in the belief yet.
+    fn side(&self) -> usize {
+        usize::from(self.side)
+    }
     fn set_side(&mut self, seat: usize) {
         self.turn_known_movable = false;
         self.side = seat as u8;

@@ -61,15 +61,11 @@ impl Played {
     }
 }
 
-/// A referee's forfeit in the open game (an `out:` no ply implies), read as the
-/// information state reads it: the seat leaves, and the turn passes on if it was its.
+/// A referee's forfeit in the open game (an `out:` no ply implies), with the last mover
+/// the information state keeps.
 fn forfeit(pos: &mut Position, seat: usize, last_mover: usize) {
-    if pos.is_out(seat) {
-        return;
-    }
-    pos.remove_seat(seat);
-    if pos.team_out(0) || pos.team_out(1) || pos.side_to_move() == seat {
-        pos.next_turn(seat, last_mover);
+    if !pos.is_out(seat) {
+        Turns::forfeit(pos, seat, last_mover);
     }
 }
 

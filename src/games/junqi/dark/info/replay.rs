@@ -7,7 +7,7 @@ use super::super::{Domain, Info, PieceId, SEAT_PIECES};
 use super::{InfoError, InfoState, NONE, Reject};
 use crate::games::junqi::board::{Kind, SEAT_NAMES, STATIONS, TABLES};
 use crate::games::junqi::position::{ENGINEER, FLAG, Move, has_exit, reach, set_has, team};
-use crate::games::junqi::turn::{self, Turns};
+use crate::games::junqi::turn::Turns;
 use crate::games::junqi::{Clash, Entry, Ply, Report};
 
 /// A combat of the ply being read, kept until the turn has passed on and every seat that
@@ -89,10 +89,7 @@ impl InfoState {
         if self.is_over() {
             return Err(Reject::Over);
         }
-        self.remove_seat(seat);
-        if turn::any_team_out(self.out) || usize::from(self.side) == seat {
-            self.next_turn(seat, usize::from(self.last_mover));
-        }
+        self.forfeit(seat, usize::from(self.last_mover));
         Ok(())
     }
 
