@@ -63,9 +63,9 @@ impl Match {
             .map_or(Vec::new(), |(_, moves)| moves.split(' ').collect())
     }
 
-    /// The faults row of an engine in the final table: illegal, timeouts, crashes,
-    /// bad lineups.
-    fn faults(&self, engine: &str) -> Vec<u32> {
+    /// The row of an engine in the final table: illegal, timeouts, crashes, bad
+    /// lineups, then its slowest move in milliseconds.
+    fn row(&self, engine: &str) -> Vec<u64> {
         let row = self
             .stdout
             .lines()
@@ -76,6 +76,11 @@ impl Match {
             .skip(1)
             .map(|n| n.parse().unwrap())
             .collect()
+    }
+
+    /// The faults of an engine: illegal, timeouts, crashes, bad lineups.
+    fn faults(&self, engine: &str) -> Vec<u64> {
+        self.row(engine)[..4].to_vec()
     }
 }
 
@@ -195,6 +200,11 @@ fn matches_of_qiyi_against_itself_finish_and_replay() {
         assert!(game.stdout.contains("Elo A - B: "), "{}", game.stdout);
         assert_eq!(game.faults("A"), [0, 0, 0, 0]);
         assert_eq!(game.faults("B"), [0, 0, 0, 0]);
+        // Every move came within movetime + margin, and the slowest is reported.
+        for engine in ["A", "B"] {
+            let slowest = game.row(engine)[4];
+            assert!((1..1020).contains(&slowest), "{engine}: {}", game.stdout);
+        }
         let games = game.games();
         assert_eq!(games.len(), 2);
         // The pair swaps the teams and keeps the lineups; open plies are plain, the others

@@ -130,6 +130,9 @@ pub struct Player {
     gone: bool,
     /// `info string error` lines since the last [`Player::take_errors`].
     errors: Vec<String>,
+    /// The longest a move given in time took, from `position` sent to `bestmove` read:
+    /// what the engine's time use looks like from outside, parsing and pipes included.
+    slowest: Duration,
 }
 
 impl Player {
@@ -171,6 +174,7 @@ impl Player {
             stale: 0,
             gone: false,
             errors: Vec::new(),
+            slowest: Duration::ZERO,
         })
     }
 
@@ -181,6 +185,11 @@ impl Player {
     /// Whether the process has been found gone (it is then never spoken to again).
     pub fn is_gone(&self) -> bool {
         self.gone
+    }
+
+    /// The longest a move given in time has taken so far.
+    pub fn slowest(&self) -> Duration {
+        self.slowest
     }
 
     /// The `info string error` lines seen since the last call.
@@ -321,7 +330,12 @@ impl Player {
             match self.expect("bestmove", deadline) {
                 Answer::Given(_) if self.stale > 0 => self.stale -= 1,
                 Answer::Late => break,
-                answer => return answer,
+                answer => {
+                    if let Answer::Given(_) = answer {
+                        self.slowest = self.slowest.max(sent.elapsed());
+                    }
+                    return answer;
+                }
             }
         }
         log::warn!(

@@ -167,6 +167,9 @@ pub struct Faults {
     pub crashes: u32,
     /// Deployments replaced by a random lineup.
     pub bad_lineups: u32,
+    /// The slowest move given in time, milliseconds from `position` to `bestmove`: not a
+    /// fault, but how near one came.
+    pub slowest_ms: u64,
 }
 
 impl Faults {
@@ -175,6 +178,7 @@ impl Faults {
         self.timeouts += other.timeouts;
         self.crashes += other.crashes;
         self.bad_lineups += other.bad_lineups;
+        self.slowest_ms = self.slowest_ms.max(other.slowest_ms);
     }
 }
 
@@ -405,6 +409,8 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
             table.log_errors(p, config.info);
             table.note_crash(p);
             let e = table.engine[p];
+            let took = table.players[p].slowest().as_millis() as u64;
+            table.faults[e].slowest_ms = table.faults[e].slowest_ms.max(took);
             let mv = match answer {
                 Answer::Given(text) => legal(&pos, &text).unwrap_or_else(|| {
                     log::warn!(
