@@ -15,12 +15,13 @@
 //! carry most of shogi's positional knowledge: a gold beside its king is a castle, a
 //! silver next to the enemy king an attack, wherever on the board that happens.
 
-use super::board::{EMPTY, Move, Position, WALL, is_color, piece};
+use super::board::{EMPTY, Position, WALL, is_color, piece};
 use super::tables::{
     ATTACK, BISHOP, COL, DIRECTION, DRAGON, E, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, N, NE, NW,
     PRO_PAWN, PRO_SILVER, ROOK, S, SE, SILVER, SLIDERS, SLIDES, STEPS, SW, W, attack_index, bit,
     diff, oriented, relative_row, shift, square,
 };
+use super::types::Move;
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
 use crate::core::tunable::Tunable;
