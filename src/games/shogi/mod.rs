@@ -8,6 +8,7 @@
 //! - `sfen`: SFEN reading and printing.
 //! - `zobrist`: fixed-seed keys for board, hands and side to move.
 //! - `eval`: material (hand pieces above board pieces), piece-square terms, king safety.
+//! - `see`: static exchange evaluation, drops included.
 //! - `mate`: the dedicated mate search behind USI's `go mate`, and the mate-in-one test
 //!   the main search makes at every node.
 //!
@@ -40,6 +41,7 @@ mod eval;
 mod mate;
 mod movegen;
 pub mod nnue;
+mod see;
 mod sfen;
 mod tables;
 mod types;
