@@ -9,13 +9,14 @@
 mod command;
 mod dialect;
 mod engine;
+mod options;
 mod parse;
 
 pub use crate::core::quote;
 pub use command::{Command, Query, Start};
 pub use dialect::{DIALECTS, Dialect, Uci, Ugi, Usi};
 pub use engine::Engine;
-use engine::{engine_options, game_option, own_options};
+use options::{engine_options, game_option, own_options};
 pub use parse::{ParseError, parse};
 
 use crate::core::{Evaluator, Game, OptionKind, OptionSpec};

@@ -7,11 +7,12 @@
 //! King danger stays linear by carrying the square of the attack weight as a count of its
 //! own.
 
-use super::board::{Color, EMPTY, Move, Piece, Position, Square};
+use super::board::{EMPTY, Position};
 use super::see::{SEE_VALUE, kind_at, see};
 use super::tables::{
     self, ATTACK, BISHOP_STEPS, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS, diff, on_board,
 };
+use super::types::{Color, Move, Piece, Square};
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
 use crate::core::tunable::Tunable;

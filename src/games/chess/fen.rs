@@ -18,9 +18,10 @@
 //! square only when an en-passant capture is legal (as Stockfish and python-chess do).
 
 use super::board::{
-    BLACK_KINGSIDE, BLACK_QUEENSIDE, Color, EMPTY, NO_SQUARE, Piece, Position, Square,
-    WHITE_KINGSIDE, WHITE_QUEENSIDE, piece_code, right_index,
+    BLACK_KINGSIDE, BLACK_QUEENSIDE, EMPTY, NO_SQUARE, Position, WHITE_KINGSIDE, WHITE_QUEENSIDE,
+    piece_code, right_index,
 };
+use super::types::{Color, Piece, Square};
 use std::fmt;
 
 /// Why a FEN was refused. Every message names the field and the offending token.

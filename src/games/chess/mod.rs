@@ -1,5 +1,6 @@
 //! Chess: the standard rules and Chess960's castling on a 0x88 board.
 //!
+//! - `types`: sides, kinds of piece, squares and moves, with their notation.
 //! - `tables`: the 239-entry attack and direction tables indexed by square difference.
 //! - `board`: the position (mailbox + piece lists), make/unmake, attack queries.
 //! - `movegen`: fully legal generation from checkers and pins found once per node.
@@ -39,19 +40,18 @@ pub mod nnue;
 mod see;
 pub mod strength;
 mod tables;
+mod types;
 mod wdl;
 mod weights;
 mod zobrist;
 
-pub use board::{
-    BLACK_KINGSIDE, BLACK_QUEENSIDE, Color, Move, Piece, Position, Square, Undo, WHITE_KINGSIDE,
-    WHITE_QUEENSIDE,
-};
+pub use board::{BLACK_KINGSIDE, BLACK_QUEENSIDE, Position, Undo, WHITE_KINGSIDE, WHITE_QUEENSIDE};
 pub use chess960::chess960_start;
 pub use eval::HandEval;
 pub use fen::{FenError, START_FEN};
 pub use nnue::NetworkEval;
 pub use see::see;
+pub use types::{Color, Move, Piece, Square};
 
 use crate::core::{Game, MoveList, OptionKind, OptionSpec, Outcome, RuleOption};
 

@@ -17,13 +17,11 @@
 //! - en passant, which removes two pieces from one rank, is the one move checked by
 //!   replaying it on a copy of the board and asking whether the king is then attacked.
 
-use super::board::{
-    CASTLE, DOUBLE_PUSH, EMPTY, EN_PASSANT, Move, NO_SQUARE, PLAIN, PROMOTION, Piece, Position,
-    slides_to,
-};
+use super::board::{EMPTY, NO_SQUARE, Position, slides_to};
 use super::tables::{
     self, ATTACK, BISHOP_STEPS, DIRECTION, KING_STEPS, KNIGHT_STEPS, ROOK_STEPS, diff, on_board,
 };
+use super::types::{CASTLE, DOUBLE_PUSH, EN_PASSANT, Move, PLAIN, PROMOTION, Piece};
 use crate::core::MoveList;
 
 /// The [`ATTACK`] bits of the piece `code` (colour and kind), its pawn bit by colour.

@@ -1,7 +1,8 @@
 //! The chess network's inputs: 768 per view (colour relative to the side whose view it
 //! is, piece kind, square mirrored for Black), and the network built into the binary.
 
-use super::board::{EMPTY, Move};
+use super::board::EMPTY;
+use super::types::Move;
 use super::{HandEval, Position};
 use crate::nnue::{Change, Features, Inputs, Network, Piece};
 use once_cell::sync::Lazy;
@@ -56,7 +57,7 @@ impl Features for Position {
         let (from, to) = (mv.from().0, mv.to().0);
         let code = self.board[usize::from(from)];
         if mv.is_castling() {
-            let (king_to, rook_to) = super::board::castling_targets(from, to);
+            let (king_to, rook_to) = super::types::castling_targets(from, to);
             let rook = self.board[usize::from(to)];
             change.remove((code, from));
             change.remove((rook, to));

@@ -2,8 +2,9 @@
 //! recaptured on its square with their least valuable attackers, each free to stop. The
 //! search uses it to order captures and to skip losing ones in quiescence.
 
-use super::board::{Color, EMPTY, Move, Piece, Position, slides_to};
+use super::board::{EMPTY, Position, slides_to};
 use super::tables::{self, ATTACK, diff, on_board};
+use super::types::{Color, Move, Piece};
 
 /// Values for exchanges (SEE) and capture ordering.
 pub(super) const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20_000];

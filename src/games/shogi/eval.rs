@@ -6,8 +6,8 @@
 //! against its guards, the drops the enemy hand threatens, drop checks on undefended
 //! squares), control of the enemy camp and threatened pieces, the last three from attack
 //! maps made in one pass; tapered between the opening and the fight by how much material
-//! has already changed hands. Also the static exchange evaluation the search uses to skip
-//! losing captures.
+//! has already changed hands. The static exchange evaluation it offers the search is
+//! `see`'s.
 //!
 //! Like the chess evaluation it is linear in its weights (`core::linear`), so `qiyi tune`
 //! fits them all: first to Fairy-Stockfish self-play, then to qiyi's own games, half
@@ -15,12 +15,14 @@
 //! carry most of shogi's positional knowledge: a gold beside its king is a castle, a
 //! silver next to the enemy king an attack, wherever on the board that happens.
 
-use super::board::{EMPTY, Move, Position, WALL, is_color, piece};
+use super::board::{EMPTY, Position, WALL, is_color};
+use super::see::{BOARD, EXCHANGE, see};
 use super::tables::{
-    ATTACK, BISHOP, COL, DIRECTION, DRAGON, E, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, N, NE, NW,
-    PRO_PAWN, PRO_SILVER, ROOK, S, SE, SILVER, SLIDERS, SLIDES, STEPS, SW, W, attack_index, bit,
-    diff, oriented, relative_row, shift, square,
+    ATTACK, BISHOP, COL, DRAGON, E, GOLD, HORSE, KINDS, KING, KNIGHT, LANCE, N, NE, NW, PRO_PAWN,
+    PRO_SILVER, ROOK, S, SE, SILVER, SLIDES, STEPS, SW, W, attack_index, bit, oriented,
+    relative_row, shift, square,
 };
+use super::types::Move;
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
 use crate::core::tunable::Tunable;
@@ -95,16 +97,6 @@ const MAX_DANGER: usize = 47;
 const PHASE_IN_HAND: [i32; 8] = [0, 1, 2, 2, 2, 3, 3, 2];
 const PHASE_PROMOTED: i32 = 2;
 const MAX_PHASE: i32 = 24;
-
-/// Board values by kind for the static exchange evaluation and move ordering.
-const BOARD: [i32; KINDS] = [
-    0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395,
-];
-/// What a capture of each kind swings: the piece leaves the board and joins the hand of
-/// the capturer, whose board value the exchange then risks.
-const EXCHANGE: [i32; KINDS] = [
-    0, 195, 665, 850, 1045, 1805, 2090, 1140, 30_000, 630, 980, 1080, 1040, 1800, 2485,
-];
 
 /// The hand-written shogi evaluation, linear in the weights `qiyi tune` fits. The engine
 /// plays with [`super::NetworkEval`], which falls back on it and keeps its move ordering
@@ -518,104 +510,6 @@ impl Tunable for Position {
     }
 }
 
-/// The least valuable piece of `side` attacking `to` on `board` (a copy of the position's
-/// board with exchanged pieces removed): its square and kind.
-fn least_attacker(pos: &Position, board: &[u8; 256], to: u8, side: usize) -> Option<(u8, u8)> {
-    let mut best: Option<(u8, u8)> = None;
-    let mut consider = |sq: u8, kind: u8| {
-        if best.is_none_or(|(_, k)| EXCHANGE[usize::from(kind)] < EXCHANGE[usize::from(k)]) {
-            best = Some((sq, kind));
-        }
-    };
-    for &step in STEPS[usize::from(KING)] {
-        let p = shift(to, step);
-        let code = board[usize::from(p)];
-        if is_color(code, side) && ATTACK[attack_index(side, p, to)] & bit(code & 15) != 0 {
-            consider(p, code & 15);
-        }
-    }
-    let knight = piece(side, KNIGHT);
-    for &step in STEPS[usize::from(KNIGHT)] {
-        let p = shift(to, -oriented(side, step));
-        if board[usize::from(p)] == knight {
-            consider(p, KNIGHT);
-        }
-    }
-    for kind in SLIDERS {
-        for &s in pos.list(side, kind) {
-            if board[usize::from(s)] != piece(side, kind)
-                || ATTACK[attack_index(side, s, to)] & bit(kind) == 0
-            {
-                continue;
-            }
-            let step = DIRECTION[diff(s, to)];
-            let mut sq = shift(s, step);
-            while sq != to && board[usize::from(sq)] == EMPTY {
-                sq = shift(sq, step);
-            }
-            if sq == to {
-                consider(s, kind);
-            }
-        }
-    }
-    best
-}
-
-/// Static exchange evaluation of a move: the material balance, in exchange units, of the
-/// capture sequence on its target square with each side recapturing with its least
-/// valuable piece and free to stop. A drop is a quiet move of a piece from the hand: it
-/// scores what it loses where the other side can take it. Quiet moves that no one can
-/// take score 0.
-pub fn see(pos: &Position, mv: Move) -> i32 {
-    let to = mv.to().0;
-    let mut board = pos.board;
-    let mover = if mv.is_drop() {
-        mv.drop_kind()
-    } else {
-        let from = usize::from(mv.from().0);
-        let mover = board[from] & 15;
-        board[from] = EMPTY;
-        mover
-    };
-    let victim = board[usize::from(to)];
-    let mut gain = [0i32; 40];
-    gain[0] = if victim == EMPTY {
-        0
-    } else {
-        EXCHANGE[usize::from(victim & 15)]
-    };
-    let mut on_square = mover;
-    if mv.is_promotion() {
-        gain[0] += BOARD[usize::from(mover + 8)] - BOARD[usize::from(mover)];
-        on_square = mover + 8;
-    }
-    let mut side = pos.side ^ 1;
-    let mut depth = 0;
-    while let Some((sq, kind)) = least_attacker(pos, &board, to, side) {
-        // A king may only recapture when the other side has nothing left to answer with.
-        if kind == KING {
-            let mut after = board;
-            after[usize::from(sq)] = EMPTY;
-            if least_attacker(pos, &after, to, side ^ 1).is_some() {
-                break;
-            }
-        }
-        depth += 1;
-        gain[depth] = EXCHANGE[usize::from(on_square)] - gain[depth - 1];
-        on_square = kind;
-        board[usize::from(sq)] = EMPTY;
-        side ^= 1;
-        if depth == gain.len() - 1 {
-            break;
-        }
-    }
-    while depth > 0 {
-        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
-        depth -= 1;
-    }
-    gain[0]
-}
-
 impl Evaluator<Position> for HandEval {
     type State = ();
 
@@ -661,17 +555,11 @@ impl Evaluator<Position> for HandEval {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tables::PAWN;
     use super::*;
     use crate::core::Game;
 
     fn eval(sfen: &str) -> i32 {
         HandEval.evaluate(&Position::from_notation(sfen).unwrap())
-    }
-
-    fn see_of(sfen: &str, mv: &str) -> i32 {
-        let pos = Position::from_notation(sfen).unwrap();
-        see(&pos, pos.parse_move(mv).unwrap())
     }
 
     /// The same position with colours swapped and the board turned round.
@@ -799,37 +687,5 @@ mod tests {
             crate::core::tunable::weights_source::<Position>(&current),
             include_str!("weights.rs")
         );
-    }
-
-    #[test]
-    fn see_counts_the_whole_exchange() {
-        // A pawn takes an undefended silver: wins the silver.
-        assert_eq!(
-            see_of("4k4/9/9/4s4/4P4/9/9/9/4K4 b - 1", "5e5d"),
-            EXCHANGE[usize::from(SILVER)]
-        );
-        // A rook takes a pawn defended by a gold: loses the rook for a pawn.
-        assert_eq!(
-            see_of("4k4/9/3g5/4p4/9/9/9/9/4RK3 b - 1", "5i5d"),
-            EXCHANGE[usize::from(PAWN)] - EXCHANGE[usize::from(ROOK)]
-        );
-        // Lance behind rook (x-ray) against one defender: the pawn is won.
-        assert_eq!(
-            see_of("4k4/9/3g5/4p4/9/9/4R4/4L4/5K3 b - 1", "5g5d"),
-            EXCHANGE[usize::from(PAWN)] + EXCHANGE[usize::from(GOLD)] - EXCHANGE[usize::from(ROOK)]
-        );
-        // A silver dropped in front of a pawn is lost, defended or not: the pawn is worth
-        // taking it either way.
-        assert_eq!(
-            see_of("4k4/9/9/4p4/9/9/9/9/4K4 b S 1", "S*5e"),
-            -EXCHANGE[usize::from(SILVER)]
-        );
-        assert_eq!(
-            see_of("4k4/9/9/4p4/9/4G4/9/9/4K4 b S 1", "S*5e"),
-            EXCHANGE[usize::from(PAWN)] - EXCHANGE[usize::from(SILVER)]
-        );
-        // A quiet move and a drop risk nothing here.
-        assert_eq!(see_of("4k4/9/9/9/9/9/9/9/4K4 b P 1", "P*5e"), 0);
-        assert_eq!(see_of("4k4/9/9/9/9/9/9/9/4K4 b - 1", "5i5h"), 0);
     }
 }

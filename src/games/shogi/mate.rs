@@ -12,12 +12,13 @@
 //! mates are mostly a piece dropped or moved next to the king, and a quiescence search
 //! of captures alone stands pat through them.
 
-use super::board::{EMPTY, Move, Position, WALL, is_color, owner};
+use super::board::{EMPTY, Position, WALL, is_color, owner};
 use super::movegen::push_with_promotions;
 use super::tables::{
     self, ATTACK, BISHOP, DIRECTION, GOLD, KING, KNIGHT, LANCE, ROOK, SILVER, SLIDER_MASK, STEPS,
     attack_index, bit, diff, oriented, shift,
 };
+use super::types::Move;
 use crate::core::{MateAnswer, MoveList};
 
 /// The longest mate searched for, in plies.

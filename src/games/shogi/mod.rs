@@ -1,5 +1,6 @@
 //! Shogi: the standard rules on a padded mailbox, spoken over USI.
 //!
+//! - `types`: sides, squares and moves, with their USI notation.
 //! - `tables`: the 17-column mailbox and its difference-indexed attack and direction tables.
 //! - `board`: the position (mailbox, piece lists, hands), make/unmake, attack queries.
 //! - `movegen`: fully legal generation from checkers and pins found once per node, with
@@ -7,6 +8,7 @@
 //! - `sfen`: SFEN reading and printing.
 //! - `zobrist`: fixed-seed keys for board, hands and side to move.
 //! - `eval`: material (hand pieces above board pieces), piece-square terms, king safety.
+//! - `see`: static exchange evaluation, drops included.
 //! - `mate`: the dedicated mate search behind USI's `go mate`, and the mate-in-one test
 //!   the main search makes at every node.
 //!
@@ -39,12 +41,14 @@ mod eval;
 mod mate;
 mod movegen;
 pub mod nnue;
+mod see;
 mod sfen;
 mod tables;
+mod types;
 mod weights;
 mod zobrist;
 
-pub use board::{Color, EnteringKingRule, Move, Position, Rules, Square, Undo};
+pub use board::{EnteringKingRule, Position, Rules, Undo};
 pub use eval::HandEval;
 pub use nnue::NetworkEval;
 pub use sfen::{START_SFEN, SfenError};
@@ -52,6 +56,7 @@ pub use tables::{
     BISHOP, DRAGON, GOLD, HORSE, KING, KNIGHT, LANCE, PAWN, PRO_KNIGHT, PRO_LANCE, PRO_PAWN,
     PRO_SILVER, ROOK, SILVER,
 };
+pub use types::{Color, Move, Square};
 
 use crate::core::{Game, MateAnswer, MoveList, OptionKind, OptionSpec, Outcome, RuleOption};
 use board::is_color;

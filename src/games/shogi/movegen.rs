@@ -18,11 +18,12 @@
 //!   give mate (uchifuzume): the one square where a pawn drop checks is tested by asking
 //!   whether the king has a flight square or some unpinned piece can take the pawn.
 
-use super::board::{EMPTY, Move, Position, Square, is_color, owner, piece};
+use super::board::{EMPTY, Position, is_color, owner, piece};
 use super::tables::{
     ATTACK, DIRECTION, GOLD, KING, KNIGHT, LANCE, N, PAWN, SLIDER_MASK, SLIDERS, SLIDES, SQUARES,
     STEPS, attack_index, bit, diff, oriented, relative_row, shift,
 };
+use super::types::{Move, Square};
 use crate::core::MoveList;
 
 /// A set of mailbox squares, a bit per index.

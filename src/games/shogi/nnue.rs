@@ -10,8 +10,9 @@
 //! sums come from the whole position.
 
 use super::HandEval;
-use super::board::{EMPTY, Move, Position, base_kind, piece};
+use super::board::{EMPTY, Position, base_kind, piece};
 use super::tables::{DENSE, GOLD, KINDS, KING, PAWN};
+use super::types::Move;
 use crate::nnue::{Change, Features, Inputs, Network, Piece};
 use std::sync::Arc;
 

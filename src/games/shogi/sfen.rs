@@ -10,8 +10,9 @@
 //!
 //! Printing follows cshogi: hands in the order R B G S N L P, sente's first.
 
-use super::board::{EMPTY, Position, Square, piece};
+use super::board::{EMPTY, Position, piece};
 use super::tables::{COL, KING, KNIGHT, LANCE, PAWN, SQUARES, relative_row, square};
+use super::types::Square;
 use std::fmt;
 
 /// The start position.

@@ -2,8 +2,9 @@
 //!
 //! - `engine`: one engine process — start, handshake, `go` with a deadline, `stop`, `quit`
 //!   then kill, reaping.
-//! - `game`: one game — lineups, the turn loop with its forfeits, what each process is
-//!   told in each `Info` mode, the record.
+//! - `game`: one game — lineups, the turn loop with its forfeits, the report and record.
+//! - `transcript`: the game as the referee records it, and what each process is told of
+//!   it in each `Info` mode.
 //! - `score`: the running score, the Elo estimate and the final table.
 //!
 //! This module holds the match: its settings, the game pairs (sides swap every other game
@@ -14,10 +15,12 @@
 mod engine;
 mod game;
 mod score;
+mod transcript;
 
 pub use engine::{Answer, EngineSpec, Player, split_command};
-pub use game::{Event, Faults, GameReport, TEAMS, Transcript, View, eliminations, legal};
+pub use game::{Faults, GameReport, TEAMS, eliminations, legal};
 pub use score::{Elo, Tally};
+pub use transcript::{Event, Transcript, View};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -35,6 +38,11 @@ pub fn told(info: Info, seats: &[usize]) -> Info {
         Info::Dark if seats.len() > 1 => Info::DoubleOpen,
         info => info,
     }
+}
+
+/// The team of a seat (S, N → 0; E, W → 1).
+fn team(seat: usize) -> usize {
+    seat & 1
 }
 
 /// Where the lineups come from.

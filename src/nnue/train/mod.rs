@@ -6,24 +6,29 @@
 //! output, in centipawns, becomes an expected score on the game's logistic scale
 //! ([`Features::ODDS_SCALE`] centipawns per factor ten in odds), and the loss is the
 //! squared difference. Gradients of a batch are summed over the threads' shares of it.
+//!
+//! One file per job: `data` reads the lines into samples, `float` is the network in
+//! floating point with its gradient and Adam's step, `quantize` turns it into the
+//! engine's integers and back. This file holds the run: its settings, the loss, the loop
+//! over the epochs and what it reports.
 
-use super::{BLOCK, Features, MAX_HIDDEN, Network, QA, QB, SCALE, max_output_weight};
+mod data;
+mod float;
+mod quantize;
+
+use super::{BLOCK, Features, MAX_HIDDEN, Network, SCALE};
 use anyhow::Context;
+use data::{Sample, parse};
+use float::{Float, adam};
+use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// The feature transformer's weights stay within this, so that 32 of them and a bias,
-/// times [`QA`], still fit an `i16`.
-const WEIGHT_CLIP: f32 = 1.98;
 /// Share of the data, its last lines, held out to measure the fit.
 const HELD_OUT: usize = 20;
-const BETA1: f32 = 0.9;
-const BETA2: f32 = 0.999;
-const EPSILON: f32 = 1e-8;
 
 /// Settings of a training run (the `qiyi train` command line, the game aside).
 #[derive(Clone, Debug, clap::Args)]
@@ -69,186 +74,6 @@ pub struct Training {
     pub init: Option<PathBuf>,
 }
 
-/// A position as the network sees it.
-struct Sample {
-    /// Inputs from the side to move's view, then the other side's.
-    views: [Vec<u16>; 2],
-    /// The search score from the side to move's view, in centipawns.
-    score: f32,
-    /// The side to move's expected score.
-    target: f32,
-}
-
-/// The network in floating point, and Adam's moments of the same shape.
-#[derive(Clone)]
-struct Float {
-    hidden: usize,
-    feature_weights: Vec<f32>,
-    feature_bias: Vec<f32>,
-    output_weights: Vec<f32>,
-    direct_weights: Vec<f32>,
-    output_bias: f32,
-}
-
-impl Float {
-    fn zero(inputs: usize, hidden: usize) -> Float {
-        Float {
-            hidden,
-            feature_weights: vec![0.0; inputs * hidden],
-            feature_bias: vec![0.0; hidden],
-            output_weights: vec![0.0; 2 * hidden],
-            direct_weights: vec![0.0; inputs],
-            output_bias: 0.0,
-        }
-    }
-
-    /// Small random weights, and direct weights that start as the game's material.
-    fn random<G: Features>(rng: &mut StdRng, hidden: usize) -> Float {
-        let mut net = Float::zero(G::INPUTS, hidden);
-        for (f, w) in net.direct_weights.iter_mut().enumerate() {
-            *w = G::material(f) / SCALE as f32;
-        }
-        net.feature_weights
-            .iter_mut()
-            .for_each(|w| *w = rng.random_range(-0.1..0.1));
-        net.output_weights
-            .iter_mut()
-            .for_each(|w| *w = rng.random_range(-0.1..0.1));
-        net
-    }
-
-    /// The network a quantized one stands for: quantizing it again gives back `network`.
-    fn from_network(network: &Network) -> Float {
-        let scaled = |ws: &[i16], scale: i32| -> Vec<f32> {
-            ws.iter().map(|&w| f32::from(w) / scale as f32).collect()
-        };
-        let both = (QA * QB) as f32;
-        Float {
-            hidden: network.hidden,
-            feature_weights: scaled(&network.feature_weights, QA),
-            feature_bias: scaled(&network.feature_bias, QA),
-            output_weights: scaled(&network.output_weights, QB),
-            direct_weights: network
-                .direct_weights
-                .iter()
-                .map(|&w| w as f32 / both)
-                .collect(),
-            output_bias: network.output_bias as f32 / both,
-        }
-    }
-
-    fn add(&mut self, other: &Float) {
-        let pairs = self
-            .feature_weights
-            .iter_mut()
-            .zip(&other.feature_weights)
-            .chain(self.feature_bias.iter_mut().zip(&other.feature_bias))
-            .chain(self.output_weights.iter_mut().zip(&other.output_weights))
-            .chain(self.direct_weights.iter_mut().zip(&other.direct_weights));
-        for (a, b) in pairs {
-            *a += b;
-        }
-        self.output_bias += other.output_bias;
-    }
-
-    /// The output (in units of [`SCALE`] centipawns) and the hidden sums of both views.
-    /// (The first `hidden` of each view's sums are the network's.)
-    fn forward(&self, sample: &Sample) -> (f32, [[f32; MAX_HIDDEN]; 2]) {
-        let h = self.hidden;
-        let mut sums = [[0f32; MAX_HIDDEN]; 2];
-        let mut out = self.output_bias;
-        for (v, sum) in sums.iter_mut().enumerate() {
-            let sum = &mut sum[..h];
-            sum.copy_from_slice(&self.feature_bias);
-            for &f in &sample.views[v] {
-                let row = &self.feature_weights[usize::from(f) * h..][..h];
-                sum.iter_mut().zip(row).for_each(|(s, w)| *s += w);
-            }
-            let weights = &self.output_weights[v * h..][..h];
-            out += sum
-                .iter()
-                .zip(weights)
-                .map(|(s, w)| s.clamp(0.0, 1.0) * w)
-                .sum::<f32>();
-            let direct: f32 = sample.views[v]
-                .iter()
-                .map(|&f| self.direct_weights[usize::from(f)])
-                .sum();
-            out += DIRECT_SIGN[v] * direct;
-        }
-        (out, sums)
-    }
-
-    /// Adds the sample's loss gradient to `grad`; returns the loss.
-    fn backward(&self, sample: &Sample, grad: &mut Float, logistic: Logistic) -> f32 {
-        let (out, sums) = self.forward(sample);
-        let p = logistic.expected_score(out * SCALE as f32);
-        let loss = (p - sample.target).powi(2);
-        let g = 2.0 * (p - sample.target) * p * (1.0 - p) * SCALE as f32 * logistic.slope;
-        grad.output_bias += g;
-        let h = self.hidden;
-        for (v, sum) in sums.iter().enumerate() {
-            let weights = &self.output_weights[v * h..][..h];
-            let mut inner = [0f32; MAX_HIDDEN];
-            let inner = &mut inner[..h];
-            for i in 0..h {
-                grad.output_weights[v * h + i] += g * sum[i].clamp(0.0, 1.0);
-                if sum[i] > 0.0 && sum[i] < 1.0 {
-                    inner[i] = g * weights[i];
-                }
-            }
-            grad.feature_bias
-                .iter_mut()
-                .zip(inner.iter())
-                .for_each(|(b, d)| *b += d);
-            for &f in &sample.views[v] {
-                let row = &mut grad.feature_weights[usize::from(f) * h..][..h];
-                row.iter_mut().zip(inner.iter()).for_each(|(w, d)| *w += d);
-                grad.direct_weights[usize::from(f)] += g * DIRECT_SIGN[v];
-            }
-        }
-        loss
-    }
-
-    /// The integer network the engine runs.
-    fn quantize(&self) -> Network {
-        let round = |v: f32, scale: i32, limit: i16| {
-            (v * scale as f32)
-                .round()
-                .clamp(-f32::from(limit), f32::from(limit)) as i16
-        };
-        let output_limit = max_output_weight(self.hidden);
-        Network {
-            hidden: self.hidden,
-            feature_weights: self
-                .feature_weights
-                .iter()
-                .map(|&w| round(w, QA, i16::MAX))
-                .collect(),
-            feature_bias: self
-                .feature_bias
-                .iter()
-                .map(|&w| round(w, QA, i16::MAX))
-                .collect(),
-            output_weights: self
-                .output_weights
-                .iter()
-                .map(|&w| round(w, QB, output_limit))
-                .collect(),
-            direct_weights: self
-                .direct_weights
-                .iter()
-                .map(|&w| (w * (QA * QB) as f32).round() as i32)
-                .collect(),
-            output_bias: (self.output_bias * (QA * QB) as f32).round() as i32,
-        }
-    }
-}
-
-/// How each view's direct weights count in the output: half the side to move's sum less
-/// half the other side's, as [`Network::output`] adds them.
-const DIRECT_SIGN: [f32; 2] = [0.5, -0.5];
-
 /// The logistic curve from centipawns to expected scores.
 #[derive(Clone, Copy)]
 struct Logistic {
@@ -277,49 +102,6 @@ impl Logistic {
             .sum();
         total / samples.len().max(1) as f32
     }
-}
-
-/// One `<position> | <result> | <score>` line as samples: the position, and its mirror
-/// image from left to right when nothing (a castling right) breaks the symmetry. Empty
-/// when the line does not parse.
-fn parse<G: Features>(line: &str, lambda: f32, logistic: Logistic) -> Vec<Sample> {
-    parse_one::<G>(line, lambda, logistic).map_or_else(Vec::new, |(sample, symmetric)| {
-        let mirror = symmetric.then(|| Sample {
-            views: sample.views.clone().map(|view| {
-                view.into_iter()
-                    .map(|f| G::mirrored(usize::from(f)) as u16)
-                    .collect()
-            }),
-            ..sample
-        });
-        std::iter::once(sample).chain(mirror).collect()
-    })
-}
-
-/// One line's sample, and whether its position may be mirrored.
-fn parse_one<G: Features>(line: &str, lambda: f32, logistic: Logistic) -> Option<(Sample, bool)> {
-    let mut fields = line.split('|').map(str::trim);
-    let pos = G::from_notation(fields.next()?).ok()?;
-    let result: f32 = fields.next()?.parse().ok()?;
-    let score: f32 = fields.next()?.parse().ok()?;
-    if !(0.0..=1.0).contains(&result) || fields.next().is_some() {
-        return None;
-    }
-    let first = lambda * result + (1.0 - lambda) * logistic.expected_score(score);
-    let side = pos.side_to_move();
-    let context = pos.context();
-    let view = |v: usize| {
-        pos.occupants()
-            .flat_map(|p| G::inputs(v, p, context))
-            .map(|f| f as u16)
-            .collect()
-    };
-    let sample = Sample {
-        views: [view(side), view(side ^ 1)],
-        score: if side == 0 { score } else { -score },
-        target: if side == 0 { first } else { 1.0 - first },
-    };
-    Some((sample, pos.mirrorable()))
 }
 
 impl Training {
@@ -470,75 +252,12 @@ fn mean_error(network: &Network, held: &[Sample]) -> f32 {
     total / count.max(1) as f32
 }
 
-/// One Adam step from a batch's summed gradient.
-fn adam(
-    net: &mut Float,
-    grad: &Float,
-    m: &mut Float,
-    v: &mut Float,
-    step: i32,
-    rate: f32,
-    n: usize,
-) {
-    let scale = 1.0 / n as f32;
-    let (c1, c2) = (1.0 - BETA1.powi(step), 1.0 - BETA2.powi(step));
-    let update = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, clip: f32| {
-        let g = g * scale;
-        *m = BETA1 * *m + (1.0 - BETA1) * g;
-        *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-        *w -= rate * (*m / c1) / ((*v / c2).sqrt() + EPSILON);
-        *w = w.clamp(-clip, clip);
-    };
-    let groups = [
-        (
-            &mut net.feature_weights,
-            &grad.feature_weights,
-            &mut m.feature_weights,
-            &mut v.feature_weights,
-            WEIGHT_CLIP,
-        ),
-        (
-            &mut net.feature_bias,
-            &grad.feature_bias,
-            &mut m.feature_bias,
-            &mut v.feature_bias,
-            WEIGHT_CLIP,
-        ),
-        (
-            &mut net.output_weights,
-            &grad.output_weights,
-            &mut m.output_weights,
-            &mut v.output_weights,
-            f32::MAX,
-        ),
-        (
-            &mut net.direct_weights,
-            &grad.direct_weights,
-            &mut m.direct_weights,
-            &mut v.direct_weights,
-            f32::MAX,
-        ),
-    ];
-    for (w, g, m, v, clip) in groups {
-        w.par_iter_mut()
-            .zip(g.par_iter())
-            .zip(m.par_iter_mut().zip(v.par_iter_mut()))
-            .for_each(|((w, &g), (m, v))| update(w, g, m, v, clip));
-    }
-    update(
-        &mut net.output_bias,
-        grad.output_bias,
-        &mut m.output_bias,
-        &mut v.output_bias,
-        f32::MAX,
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::{Game, MoveList};
     use crate::games::chess::Position;
+    use rand::RngExt;
 
     /// Material from White's view, pawn 100 … queen 900.
     fn material(pos: &Position) -> i32 {
@@ -549,47 +268,6 @@ mod tests {
                 if code >> 3 == 0 { value } else { -value }
             })
             .sum()
-    }
-
-    /// A quantized network read back into floating point quantizes to itself, so that
-    /// training from a network file starts where that network stands.
-    #[test]
-    fn a_network_read_back_quantizes_to_itself() {
-        let mut rng = StdRng::seed_from_u64(3);
-        let mut float = Float::random::<Position>(&mut rng, 32);
-        float
-            .feature_bias
-            .iter_mut()
-            .for_each(|b| *b = rng.random_range(-1.9..1.9));
-        float.output_bias = rng.random_range(-2.0..2.0);
-        let network = float.quantize();
-        assert_eq!(Float::from_network(&network).quantize(), network);
-    }
-
-    const CHESS: Logistic = Logistic::new(Position::ODDS_SCALE);
-
-    /// A score of `--scale` centipawns is a target of ten to one in odds, from the
-    /// mover's view, whichever side it is given for.
-    #[test]
-    fn the_scale_is_the_score_of_ten_to_one_odds() {
-        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R";
-        for scale in [400.0, 1200.0] {
-            let logistic = Logistic::new(scale);
-            let white =
-                parse::<Position>(&format!("{fen} w KQkq - 4 4 | 1 | {scale}"), 0.0, logistic);
-            let black =
-                parse::<Position>(&format!("{fen} b KQkq - 4 4 | 1 | {scale}"), 0.0, logistic);
-            assert!(
-                (white[0].target - 10.0 / 11.0).abs() < 1e-5,
-                "{}",
-                white[0].target
-            );
-            assert!(
-                (black[0].target - 1.0 / 11.0).abs() < 1e-5,
-                "{}",
-                black[0].target
-            );
-        }
     }
 
     /// The mean error counts positions within 300 centipawns of even only, and reads
@@ -604,57 +282,10 @@ mod tests {
             format!("{fen} w KQkq - 4 4 | 1 | 900"),
         ]
         .iter()
-        .flat_map(|line| parse::<Position>(line, 0.0, CHESS))
+        .flat_map(|line| parse::<Position>(line, 0.0, Logistic::new(Position::ODDS_SCALE)))
         .collect();
         assert_eq!(samples[1].score, 200.0);
         assert_eq!(mean_error(&silent, &samples), 150.0);
-    }
-
-    /// A position without castling rights comes with its mirror image, whose inputs are
-    /// those of the position with every rank read right to left; one with a castling
-    /// right comes alone.
-    #[test]
-    fn positions_without_castling_rights_are_mirrored() {
-        let expand = |fen: &str| -> String {
-            fen.split('/')
-                .map(|rank| {
-                    let squares: String = rank
-                        .chars()
-                        .map(|c| match c.to_digit(10) {
-                            Some(n) => "1".repeat(n as usize),
-                            None => c.to_string(),
-                        })
-                        .collect();
-                    squares.chars().rev().collect::<String>()
-                })
-                .collect::<Vec<_>>()
-                .join("/")
-        };
-        let board = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R";
-        let samples = parse::<Position>(&format!("{board} b - - 0 9 | 0.5 | 35"), 0.0, CHESS);
-        assert_eq!(samples.len(), 2);
-        let mirror = parse::<Position>(
-            &format!("{} b - - 0 9 | 0.5 | 35", expand(board)),
-            0.0,
-            CHESS,
-        );
-        let sorted = |sample: &Sample| {
-            sample.views.clone().map(|mut view| {
-                view.sort_unstable();
-                view
-            })
-        };
-        assert_eq!(sorted(&samples[1]), sorted(&mirror[0]));
-        assert_ne!(sorted(&samples[0]), sorted(&mirror[0]));
-        assert_eq!(
-            (samples[1].score, samples[1].target),
-            (samples[0].score, samples[0].target)
-        );
-        assert_eq!(
-            parse::<Position>(&format!("{board} b K - 0 9 | 0.5 | 35"), 0.0, CHESS).len(),
-            1
-        );
-        assert!(parse::<Position>("not a position | 1 | 0", 0.0, CHESS).is_empty());
     }
 
     /// Trained on random positions labelled with their material alone, the network
