@@ -17,10 +17,19 @@ const MAX_HEAD: usize = 16 * 1024;
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The page's files, compiled in: name, content type, text.
-const ASSETS: [(&str, &str, &str); 9] = [
+const ASSETS: [(&str, &str, &str); 18] = [
     ("index.html", HTML, include_str!("web/index.html")),
     ("style.css", CSS, include_str!("web/style.css")),
     ("app.js", JS, include_str!("web/app.js")),
+    ("state.js", JS, include_str!("web/state.js")),
+    ("page.js", JS, include_str!("web/page.js")),
+    ("connection.js", JS, include_str!("web/connection.js")),
+    ("messages.js", JS, include_str!("web/messages.js")),
+    ("board.js", JS, include_str!("web/board.js")),
+    ("panels.js", JS, include_str!("web/panels.js")),
+    ("clock.js", JS, include_str!("web/clock.js")),
+    ("replay.js", JS, include_str!("web/replay.js")),
+    ("controls.js", JS, include_str!("web/controls.js")),
     ("ranks.js", JS, include_str!("web/ranks.js")),
     ("svg.js", JS, include_str!("web/svg.js")),
     ("junqi.js", JS, include_str!("web/junqi.js")),
