@@ -297,3 +297,29 @@ fn respond(stream: &mut TcpStream, status: u16, kind: &str, body: &[u8], extra: 
         .and_then(|()| stream.write_all(body))
         .and_then(|()| stream.flush());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    /// A page file left out of the list fails only in a browser, as a missing module:
+    /// every file of `web/` is served, and every module a served file imports.
+    #[test]
+    fn every_page_file_is_served() {
+        let served = |name: &str| ASSETS.iter().any(|(n, _, _)| *n == name);
+        let web = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tools/play/web");
+        for entry in std::fs::read_dir(web).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(served(&name), "web/{name} is not served");
+        }
+        for (name, _, text) in ASSETS {
+            for import in text.split("from './").skip(1) {
+                let module = import.split('\'').next().unwrap();
+                assert!(
+                    served(module),
+                    "{name} imports {module}, which is not served"
+                );
+            }
+        }
+    }
+}
