@@ -64,28 +64,8 @@ enum Action {
         /// `chess` or `shogi`.
         #[arg(long, value_parser = parse_game, default_value = "chess")]
         game: GameKind,
-        /// `<FEN or SFEN> | <result> [| <score>]` lines, the result 1, 0.5 or 0 for the
-        /// first player (White, sente) and the score in centipawns from its view.
-        #[arg(long)]
-        data: std::path::PathBuf,
-        #[arg(long, default_value_t = 1000)]
-        epochs: usize,
-        /// Adam's step size in centipawns.
-        #[arg(long, default_value_t = 1.0)]
-        rate: f64,
-        /// Penalty per squared centipawn of distance from the current weights.
-        #[arg(long, default_value_t = 1e-8)]
-        l2: f64,
-        /// Share of the game result in the target; the rest is the data's engine score.
-        #[arg(long, default_value_t = 0.5)]
-        lambda: f64,
-        /// Where to write the weights; standard output when absent.
-        #[arg(long)]
-        out: Option<std::path::PathBuf>,
-        /// Lines in the same form never trained on, whose error is reported beside the
-        /// held-out error (positions of another kind, such as games against another engine).
-        #[arg(long)]
-        check: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        tuning: crate::tools::tune::Tuning,
     },
     /// Play the engine against itself at a fixed node budget and write training positions,
     /// `<position> | <result> | <score>` lines (what `tune` reads); a stopped run resumes.
@@ -160,31 +140,11 @@ pub fn main() -> ExitCode {
             threads,
             hash,
         }) => bench(&game, depth, threads, hash),
-        Some(Action::Tune {
-            game,
-            data,
-            epochs,
-            rate,
-            l2,
-            lambda,
-            out,
-            check,
-        }) => {
-            let tuning = crate::tools::tune::Tuning {
-                data,
-                epochs,
-                rate,
-                l2,
-                lambda,
-                out,
-                check,
-            };
-            match game {
-                GameKind::Chess => tuning.run::<crate::games::chess::Position>(),
-                GameKind::Shogi => tuning.run::<crate::games::shogi::Position>(),
-                other => Err(anyhow::anyhow!("{other} has no tunable evaluation")),
-            }
-        }
+        Some(Action::Tune { game, tuning }) => match game {
+            GameKind::Chess => tuning.run::<crate::games::chess::Position>(),
+            GameKind::Shogi => tuning.run::<crate::games::shogi::Position>(),
+            other => Err(anyhow::anyhow!("{other} has no tunable evaluation")),
+        },
         Some(Action::Datagen { game, settings }) => game
             .dispatch(settings)
             .map_err(anyhow::Error::msg)

@@ -24,43 +24,22 @@ Usage: python3 tools/chess_games.py --games 4000 --workers 2 --out chess_games.t
 `--openings` names the book: the project's 20 openings, `chess_openings.epd`, kept outside
 the repository.
 """
-import argparse
-import multiprocessing
-import random
-import sys
-
 import chess
 
-from engine import Engine
+import selfplay
 
 
-
-class Stockfish:
-    """Stockfish on one thread through the shared driver (`tools/engine.py`)."""
-
-    def __init__(self, path):
-        self.engine = Engine([path], ["Threads=1", "Hash=16"], protocol="uci")
-
-    def send(self, line):
-        self.engine.send(line)
-
-    def new_game(self):
-        self.engine.send("ucinewgame")
-        self.engine.ready()
-
-    def best(self, fen, nodes):
-        """Best move and score (centipawns for the side to move, mates as +-100000)."""
-        self.engine.send(f"position fen {fen}")
-        move, score = self.engine.go(f"nodes {nodes}")
-        if score is None:
-            return move, 0
-        if score[0] == "mate":
-            return move, 100000 if not score[1].startswith("-") else -100000
-        return move, score[1]
+def read_openings(path):
+    """The book's positions as FENs (an EPD line's four fields, counters added), and the
+    start position."""
+    openings = [" ".join(line.split()[:4]) + " 0 1" for line in open(path) if line.strip()]
+    openings.append(chess.STARTING_FEN)
+    return openings
 
 
-def play(sf, openings, rng, nodes):
-    """One game; returns (quiet FENs, result from White's view)."""
+def play(sf, openings, rng):
+    """One game; returns (quiet FENs with scores, result from White's view)."""
+    nodes = rng.randint(1500, 4000)
     board = chess.Board(rng.choice(openings))
     for _ in range(rng.randint(2, 8)):
         moves = list(board.legal_moves)
@@ -79,7 +58,7 @@ def play(sf, openings, rng, nodes):
             if outcome.winner is None:
                 return quiet, 0.5
             return quiet, 1.0 if outcome.winner == chess.WHITE else 0.0
-        uci, score = sf.best(board.fen(), nodes)
+        uci, score = sf.best(f"fen {board.fen()}", nodes)
         move = chess.Move.from_uci(uci)
         white_score = score if board.turn == chess.WHITE else -score
         if (
@@ -87,7 +66,7 @@ def play(sf, openings, rng, nodes):
             and not board.is_check()
             and not board.is_capture(move)
             and move.promotion is None
-            and abs(score) < 100000
+            and abs(score) < selfplay.MATE
         ):
             quiet.append((board.fen(), white_score))
         # Adjudicate clear wins and dead draws to spend the time on undecided games.
@@ -106,49 +85,9 @@ def play(sf, openings, rng, nodes):
     return quiet, 0.5
 
 
-def worker(args):
-    seed, games, path, out, book = args
-    rng = random.Random(seed)
-    openings = [" ".join(line.split()[:4]) + " 0 1" for line in open(book) if line.strip()]
-    openings.append(chess.STARTING_FEN)
-    sf = Stockfish(path)
-    written = 0
-    with open(out, "w") as f:
-        for n in range(games):
-            fens, result = play(sf, openings, rng, rng.randint(1500, 4000))
-            if result is None:
-                continue
-            for fen, score in fens:
-                f.write(f"{fen} | {result} | {score}\n")
-            written += len(fens)
-            if n % 100 == 99:
-                f.flush()
-                print(f"worker {seed}: {n + 1} games, {written} positions", file=sys.stderr)
-    sf.send("quit")
-    return written
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=4000)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--stockfish", default="/usr/games/stockfish")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--openings", required=True,
-                    help="EPD book the games start from (the project's chess_openings.epd)")
-    a = ap.parse_args()
-    jobs = [
-        (a.seed * 1000 + w, a.games // a.workers, a.stockfish, f"{a.out}.{w}", a.openings)
-        for w in range(a.workers)
-    ]
-    with multiprocessing.Pool(a.workers) as pool:
-        total = sum(pool.map(worker, jobs))
-    with open(a.out, "w") as out:
-        for _, _, _, part, _ in jobs:
-            out.write(open(part).read())
-    print(f"{total} positions", file=sys.stderr)
-
-
 if __name__ == "__main__":
-    main()
+    selfplay.main(__doc__, read_openings, play, games=4000,
+                  engine=("--stockfish", "/usr/games/stockfish"),
+                  options=["Threads=1", "Hash=16"], protocol="uci",
+                  openings_help="EPD book the games start from (the project's chess_openings.epd)",
+                  report_every=100)

@@ -22,41 +22,14 @@ Usage: python3 tools/shogi_games.py --games 3000 --workers 2 --out shogi_games.t
 `--openings` names the book: the project's 14 openings, `shogi_openings.sfen`, kept outside
 the repository.
 """
-import argparse
-import multiprocessing
-import random
-import sys
-
 import cshogi
 
-from engine import Engine
-
-MATE = 100000
+import selfplay
 
 
-class Player:
-    """Fairy-Stockfish (or another USI engine) on one thread through the shared driver
-    (`tools/engine.py`)."""
-
-    def __init__(self, path):
-        self.engine = Engine([path], ["UCI_Variant=shogi", "Threads=1", "USI_Hash=16"])
-
-    def send(self, line):
-        self.engine.send(line)
-
-    def new_game(self):
-        self.engine.send("usinewgame")
-        self.engine.ready()
-
-    def best(self, sfen, nodes):
-        """Best move and score (centipawns for the side to move, mates as +-MATE)."""
-        self.engine.send(f"position sfen {sfen}")
-        move, score = self.engine.go(f"nodes {nodes}")
-        if score is None:
-            return move, 0
-        if score[0] == "mate":
-            return move, MATE if not score[1].startswith("-") else -MATE
-        return move, score[1]
+def read_openings(path):
+    """The book's lines, each read by `opening` when a game starts."""
+    return [line.strip() for line in open(path) if line.strip()]
 
 
 def opening(line):
@@ -77,8 +50,9 @@ def opening(line):
     return board
 
 
-def play(engine, openings, rng, nodes):
+def play(engine, openings, rng):
     """One game; returns (quiet positions with scores, result from sente's view)."""
+    nodes = rng.randint(3000, 8000)
     board = opening(rng.choice(openings))
     for _ in range(rng.randint(4, 12)):
         moves = list(board.legal_moves)
@@ -99,7 +73,7 @@ def play(engine, openings, rng, nodes):
             return quiet, 1.0 if sente else 0.0
         if repetition in (cshogi.REPETITION_LOSE, cshogi.REPETITION_INFERIOR):
             return quiet, 0.0 if sente else 1.0
-        usi, score = engine.best(board.sfen(), nodes)
+        usi, score = engine.best(f"sfen {board.sfen()}", nodes)
         if usi == "win":
             return quiet, 1.0 if sente else 0.0
         if usi == "resign":
@@ -113,7 +87,7 @@ def play(engine, openings, rng, nodes):
             and not board.is_check()
             and cshogi.move_cap(move) == 0
             and not cshogi.move_is_promotion(move)
-            and abs(score) < MATE
+            and abs(score) < selfplay.MATE
         ):
             quiet.append((board.sfen(), sente_score))
         # Adjudicate clear wins to spend the time on undecided games.
@@ -129,48 +103,9 @@ def play(engine, openings, rng, nodes):
     return quiet, 0.5
 
 
-def worker(args):
-    seed, games, path, out, book = args
-    rng = random.Random(seed)
-    openings = [line.strip() for line in open(book) if line.strip()]
-    engine = Player(path)
-    written = 0
-    with open(out, "w") as f:
-        for n in range(games):
-            positions, result = play(engine, openings, rng, rng.randint(3000, 8000))
-            if result is None:
-                continue
-            for sfen, score in positions:
-                f.write(f"{sfen} | {result} | {score}\n")
-            written += len(positions)
-            f.flush()
-            if n % 20 == 19:
-                print(f"worker {seed}: {n + 1} games, {written} positions", file=sys.stderr)
-    engine.send("quit")
-    return written
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=3000)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--openings", required=True,
-                    help="SFEN book the games start from (the project's shogi_openings.sfen)")
-    a = ap.parse_args()
-    jobs = [
-        (a.seed * 1000 + w, a.games // a.workers, a.engine, f"{a.out}.{w}", a.openings)
-        for w in range(a.workers)
-    ]
-    with multiprocessing.Pool(a.workers) as pool:
-        total = sum(pool.map(worker, jobs))
-    with open(a.out, "w") as out:
-        for _, _, _, part, _ in jobs:
-            out.write(open(part).read())
-    print(f"{total} positions", file=sys.stderr)
-
-
 if __name__ == "__main__":
-    main()
+    selfplay.main(__doc__, read_openings, play, games=3000,
+                  engine=("--engine", "/usr/games/fairy-stockfish"),
+                  options=["UCI_Variant=shogi", "Threads=1", "USI_Hash=16"], protocol="usi",
+                  openings_help="SFEN book the games start from (the project's shogi_openings.sfen)",
+                  report_every=20)

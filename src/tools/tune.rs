@@ -28,25 +28,37 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// The `qiyi tune` run: data file, epochs, and where to write the new weights.
+/// The `qiyi tune` run (its command line, the game aside): data file, epochs, and where
+/// to write the new weights. Its `///` lines are `qiyi tune --help`, its `//` lines notes
+/// for the reader.
+#[derive(clap::Args)]
 pub struct Tuning {
+    /// `<FEN or SFEN> | <result> [| <score>]` lines, the result 1, 0.5 or 0 for the
+    /// first player (White, sente) and the score in centipawns from its view.
+    #[arg(long)]
     pub data: PathBuf,
+    #[arg(long, default_value_t = 1000)]
     pub epochs: usize,
-    /// Adam's step size, in centipawns.
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
-    /// Weight of the penalty on the squared distance from the current weights: terms the
-    /// data says little about (a queen on a rare square) stay near where they were
-    /// instead of wandering off to fit a handful of positions.
+    /// Penalty per squared centipawn of distance from the current weights.
+    // Terms the data says little about (a queen on a rare square) stay near where they
+    // were instead of wandering off to fit a handful of positions.
+    #[arg(long, default_value_t = 1e-8)]
     pub l2: f64,
-    /// The share of the game result in a position's target; the rest is the reference
-    /// engine's score of the position, as an expected result. Lines without a score
-    /// use the game result alone.
+    /// Share of the game result in the target; the rest is the data's engine score.
+    // The score counts as an expected result; lines without one use the result alone.
+    #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
-    /// Output file for the weights source; standard output when absent.
+    /// Where to write the weights; standard output when absent.
+    #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Positions never trained on whose error is reported beside the held-out error:
-    /// lines of another kind than the training file's (qiyi's games against another
-    /// engine), which self-play never reaches and its held-out tenth cannot stand for.
+    /// Lines in the same form never trained on, whose error is reported beside the
+    /// held-out error (positions of another kind, such as games against another engine).
+    // Self-play never reaches qiyi's games against another engine, and its held-out
+    // tenth cannot stand for them.
+    #[arg(long)]
     pub check: Option<PathBuf>,
 }
 

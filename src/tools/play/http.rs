@@ -17,10 +17,19 @@ const MAX_HEAD: usize = 16 * 1024;
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The page's files, compiled in: name, content type, text.
-const ASSETS: [(&str, &str, &str); 9] = [
+const ASSETS: [(&str, &str, &str); 18] = [
     ("index.html", HTML, include_str!("web/index.html")),
     ("style.css", CSS, include_str!("web/style.css")),
     ("app.js", JS, include_str!("web/app.js")),
+    ("state.js", JS, include_str!("web/state.js")),
+    ("page.js", JS, include_str!("web/page.js")),
+    ("connection.js", JS, include_str!("web/connection.js")),
+    ("messages.js", JS, include_str!("web/messages.js")),
+    ("board.js", JS, include_str!("web/board.js")),
+    ("panels.js", JS, include_str!("web/panels.js")),
+    ("clock.js", JS, include_str!("web/clock.js")),
+    ("replay.js", JS, include_str!("web/replay.js")),
+    ("controls.js", JS, include_str!("web/controls.js")),
     ("ranks.js", JS, include_str!("web/ranks.js")),
     ("svg.js", JS, include_str!("web/svg.js")),
     ("junqi.js", JS, include_str!("web/junqi.js")),
@@ -287,4 +296,30 @@ fn respond(stream: &mut TcpStream, status: u16, kind: &str, body: &[u8], extra: 
         .write_all(head.as_bytes())
         .and_then(|()| stream.write_all(body))
         .and_then(|()| stream.flush());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    /// A page file left out of the list fails only in a browser, as a missing module:
+    /// every file of `web/` is served, and every module a served file imports.
+    #[test]
+    fn every_page_file_is_served() {
+        let served = |name: &str| ASSETS.iter().any(|(n, _, _)| *n == name);
+        let web = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tools/play/web");
+        for entry in std::fs::read_dir(web).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(served(&name), "web/{name} is not served");
+        }
+        for (name, _, text) in ASSETS {
+            for import in text.split("from './").skip(1) {
+                let module = import.split('\'').next().unwrap();
+                assert!(
+                    served(module),
+                    "{name} imports {module}, which is not served"
+                );
+            }
+        }
+    }
 }

@@ -2,7 +2,7 @@
 // (stations, rail edges, step edges), turned so that the viewer's seat is at the bottom.
 // It draws the pieces of `state.board`, the last move and its report, public flags,
 // the deployment phase (swap two of your pieces to change the lineup) and, when asked,
-// this seat's odds on hidden pieces. See app.js for the board interface.
+// this seat's odds on hidden pieces. See board.js for the board interface.
 //
 // A hidden piece (rank null, or a rank the replay view does not show) is drawn as `?`
 // and carries no rank anywhere in the DOM.

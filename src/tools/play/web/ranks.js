@@ -1,4 +1,4 @@
-// Junqi rank names, shared by app.js and junqi.js.
+// Junqi rank names, for junqi.js.
 // Rank letters a..l run from the marshal down to the flag (the project's notation).
 
 export const LETTERS = 'abcdefghijkl';
