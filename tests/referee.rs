@@ -275,8 +275,10 @@ fn open_game_forfeits_illegal_moves_silence_and_crashes() {
             "1",
             "--movetime",
             "20",
+            // Long enough that qiyi, at 20 ms a move on a loaded machine, is never late:
+            // only the silent engine may time out.
             "--margin",
-            "150",
+            "500",
             "--max-passes",
             "2",
             "--seed",
