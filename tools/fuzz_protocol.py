@@ -27,7 +27,9 @@ Oracles:
   position or any other command that ends it has answered before the next `readyok`, and
   within half a second;
 - `go perft` prints a count equal to the number of legal moves at depth 1, or only
-  `info string perft stopped: ...` when it was stopped.
+  `info string perft stopped: ...` when it was stopped;
+- `info` lines carry `wdl` exactly when `UCI_ShowWDL` is on for a game that declares it,
+  summing to 1000; `EvalFile` naming no file, or no network of the game, is refused.
 
 A failure is printed with the shortest command sequence found (by removing commands while
 the same failure recurs) that reproduces it; `--replay FILE` runs such a sequence again

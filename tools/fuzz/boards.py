@@ -17,9 +17,10 @@ from .positions import SHOGI_SFENS
 from .protocol import split
 
 
-def lib_board(game, line):
+def lib_board(game, line, chess960=False):
     """The python-chess or cshogi board a position command describes, None when the library
-    does not read it, or False when the library says the command is illegal."""
+    does not read it, or False when the library says the command is illegal. `chess960`:
+    `UCI_Chess960` is on, so castling is named king takes rook."""
     tokens = split(line)
     if "moves" in tokens:
         i = tokens.index("moves")
@@ -29,9 +30,9 @@ def lib_board(game, line):
     if game == "chess" and chess is not None:
         try:
             if spec == ["startpos"]:
-                board = chess.Board()
+                board = chess.Board(chess960=chess960)
             elif len(spec) >= 2 and spec[0] == "fen" and spec[1:] and len(spec) in (5, 7):
-                board = chess.Board(" ".join(spec[1:]))
+                board = chess.Board(" ".join(spec[1:]), chess960=chess960)
                 if not board.is_valid() or board.fen() != " ".join(spec[1:] if len(spec) == 7 else spec[1:] + ["0", "1"]):
                     return None
             else:

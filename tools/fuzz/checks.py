@@ -2,6 +2,7 @@
 and the tallies the summary prints."""
 
 import collections
+import re
 
 from .boards import lib_after, lib_legal
 from .protocol import NO_MOVE
@@ -79,6 +80,36 @@ def check_bestmove(job, line, t):
                 fail("illegal-ponder", f"{line!r}: ponder move illegal after {best}")
 
 
+INFO = re.compile(r"info depth \d+ seldepth \d+ multipv \d+ score (cp -?\d+|mate [+-]?\d*)"
+                  r"( lowerbound| upperbound)?( wdl (\d+) (\d+) (\d+))? nodes \d+ nps \d+ "
+                  r"hashfull \d+ time \d+( pv( \S+)+)?")
+
+
+def check_info(job, line):
+    """A search's `info` line: its form, and `wdl W D L` exactly when `UCI_ShowWDL` was on
+    for a game that declares it when the search started, the three per mille summing to
+    1000, a mate for the side to move a certain win and a mate against it a certain
+    loss."""
+    m = INFO.fullmatch(line)
+    if not m:
+        fail("bad-info", repr(line))
+    if m.group(3) is None:
+        if job.wdl:
+            fail("no-wdl", f"{line!r} without wdl, UCI_ShowWDL on ({job.line!r})")
+        return
+    if not job.wdl:
+        fail("stray-wdl", f"{line!r} with wdl, UCI_ShowWDL off or not declared ({job.line!r})")
+    STATS["wdl checked"] += 1
+    wdl = [int(m.group(i)) for i in (4, 5, 6)]
+    if sum(wdl) != 1000:
+        fail("wdl", f"{line!r}: wdl sums to {sum(wdl)}, not 1000")
+    score = m.group(1)
+    if score.startswith("mate"):
+        want = [0, 0, 1000] if score.startswith("mate -") else [1000, 0, 0]
+        if wdl != want:
+            fail("wdl", f"{line!r}: a mate score with wdl {wdl}, not {want}")
+
+
 def check_checkmate(job, line):
     """A `checkmate` line: every move of the line legal, every one of ours a check, and
     the last a mate."""
@@ -127,12 +158,14 @@ def check_query(board, what, response):
 
 
 def compare_notation(game, board, notation, legal):
-    """`d`'s FEN or SFEN and the legal moves of `go perft 1` against the library's."""
+    """`d`'s FEN or SFEN and the legal moves of `go perft 1` against the library's. Under
+    `UCI_Chess960` (a chess960 board) the FEN is Shredder-FEN."""
     ours = notation.split()
     if game == "chess":
-        theirs = board.fen().split()
+        fen = board.fen(shredder=board.chess960)
+        theirs = fen.split()
         if ours[:3] != theirs[:3] or ours[4:] != theirs[4:]:
-            fail("fen", f"d says {notation!r}, python-chess {board.fen()!r}")
+            fail("fen", f"d says {notation!r}, python-chess {fen!r}")
     else:
         theirs = board.sfen().split()
         if ours[:3] != theirs[:3]:

@@ -3,6 +3,7 @@ reached by random legal lines (on python-chess and cshogi boards for chess and s
 the second engine's moves for Junqi and FourSquare) and mutated ones, searches and their
 limits, options good and bad, junk, pauses, and what ends a running job."""
 
+import os
 import re
 import time
 
@@ -11,6 +12,11 @@ from .positions import CHESS_FENS, SHOGI_SFENS, WEIRD
 from .protocol import CLOCKS, DEFAULT_HELLO, GAMES, HELLOS
 
 NO_LIMIT_STOP = 1.5  # a search with no time limit of its own is stopped after this
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Files for `EvalFile`: a shogi network (a chess engine refuses it), a file that is no
+# network, a directory; by absolute path, whatever the fuzzer's directory.
+EVAL_FILES = [os.path.join(ROOT, "docs", "networks", "shogi-s44.nnue"),
+              os.path.join(ROOT, "Cargo.toml"), os.path.join(ROOT, "docs")]
 
 
 def huge_hash_fails():
@@ -147,7 +153,9 @@ class Generator:
         plies = r.choice([0, 0, 1, 2, 3, 5, 8, 12, 20, 40, 80])
         if game == "chess":
             base = "startpos" if r.random() < 0.5 else "fen " + r.choice(CHESS_FENS)
-            board = chess.Board() if base == "startpos" else chess.Board(base[4:])
+            # Under UCI_Chess960 castling is named king takes rook, as on a chess960 board.
+            board = chess.Board(chess.STARTING_FEN if base == "startpos" else base[4:],
+                                chess960=m.chess960())
             moves = self.random_line(board, plies, chess.Move.uci)
             if moves and r.random() < 0.2:
                 return f"position fen {board.fen()}"
@@ -331,6 +339,12 @@ class Generator:
             value = r.choice(["true", "false", "TRUE"]) if good else r.choice(["yes", "1", "", "on"])
         elif kind == "combo":
             value = r.choice(spec["vars"]) if good else r.choice(["", "none", "xiangqi"])
+        elif spec["name"] == "EvalFile":
+            # Empty or <empty> (the hand-written evaluation), the default (the built-in
+            # network), paths that do not exist, <internal> (no such name: a path too),
+            # and files that exist, a network or not.
+            value = r.choice(["", "<empty>", spec.get("default", "<empty>"), "<internal>",
+                              "now", "/no/such/file.nnue"] + EVAL_FILES)
         else:
             value = None if good else r.choice(["", "1", "now"])
         if spec["name"] == "Hash" and r.random() < 0.2 and huge_hash_fails():

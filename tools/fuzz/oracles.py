@@ -71,6 +71,15 @@ class Oracle:
         lines = self.ask(line + "\nisready", "readyok")
         return not any(l.startswith("info string error") for l in lines)
 
+    def takes_eval_file(self, path):
+        """Whether a fresh engine of this game accepts `setoption name EvalFile value
+        <path>` for a file that exists (a network of this game) or refuses it (any other
+        file); the answer for each path is kept."""
+        key = ("EvalFile", path)
+        if key not in self.cache:
+            self.cache[key] = self.accepts(f"setoption name EvalFile value {path}")
+        return self.cache[key]
+
     def deploy(self):
         return self.ask("go deploy", "deploy")[-1].split()[1]
 

@@ -2,6 +2,7 @@
 handshakes, the words and numbers Rust's parsing takes, a mirror of the command parser,
 and the options an engine declares."""
 
+import os
 import re
 
 GAMES = ["chess", "shogi", "junqi", "foursquare"]
@@ -14,10 +15,12 @@ CLOCKS = {
     "foursquare": ["p1", "p2"],
     "junqi": ["p1", "p2", "s", "e", "n", "w"],
 }
+# The options a game's positions carry (the engine re-applies them to every new position),
+# which the oracle is told before a position: rules, and chess's castling notation.
 RULE_OPTIONS = {"foursquare": {"maxplies": ("MaxPlies", "0")},
                 "junqi": {"nocombatdrawplies": ("NoCombatDrawPlies", "50"),
                           "maxpasses": ("MaxPasses", "5")},
-                "chess": {}, "shogi": {}}
+                "chess": {"uci_chess960": ("UCI_Chess960", "false")}, "shogi": {}}
 # What Rust's `split_whitespace` splits on (Python's `split` also splits on \x1c-\x1f).
 RUST_WS = re.compile("[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
 
@@ -136,6 +139,9 @@ def option_specs(lines):
             spec["max"] = int(re.search(r" max (-?\d+)", rest).group(1))
         if kind == "combo":
             spec["vars"] = re.findall(r" var (\S+)", rest)
+        if kind == "string":
+            m = re.match(r" default (.*)$", rest)
+            spec["default"] = m.group(1) if m else ""
         specs[name.lower()] = spec
     return specs
 
@@ -159,3 +165,24 @@ def normal_value(spec, value):
         return value.lower()
     return value
 
+
+
+NO_FILE = "<empty>"  # what `EvalFile` says, and may be set to, for no network
+
+
+def eval_file_expectation(spec, value):
+    """What the engine of a game that declares `EvalFile` does with a value: empty or
+    `<empty>` is the hand-written evaluation, the declared default the built-in network
+    (unless a file of that name exists), anything else a path read as a network. 'ok',
+    'error' (no such file: one error line, the evaluation kept) or 'read' (a file that
+    exists, which is accepted only if it is a network of that game)."""
+    path = re.sub(rf"^{RUST_WS.pattern}|{RUST_WS.pattern}$", "", value)  # Rust's `trim`
+    if path in ("", NO_FILE):
+        return "ok"
+    try:
+        exists = os.path.exists(path)
+    except ValueError:  # a NUL byte: no such file for the engine either
+        exists = False
+    if exists:
+        return "read"
+    return "ok" if path == spec.get("default") else "error"

@@ -6,12 +6,12 @@ import re
 import time
 
 from .boards import lib_board
-from .checks import (READY, SLACK, STATS, STOP, check_bestmove, check_checkmate, check_perft,
-                     check_query, compare_notation, fail, worst)
+from .checks import (READY, SLACK, STATS, STOP, check_bestmove, check_checkmate, check_info,
+                     check_perft, check_query, compare_notation, fail, worst)
 from .generate import Generator
 from .oracles import Proc, fingerprint
-from .protocol import (DEFAULT_HELLO, GAMES, HELLOS, I64, RULE_OPTIONS, interpret, normal_value,
-                       number, option_specs, valid_value)
+from .protocol import (DEFAULT_HELLO, GAMES, HELLOS, I64, RULE_OPTIONS, eval_file_expectation,
+                       interpret, normal_value, number, option_specs, valid_value)
 
 
 class Lost(Exception):
@@ -32,6 +32,7 @@ class Job:
         self.searchmoves = None
         self.perft_depth = None
         self.slack = SLACK            # how far past its deadline it may answer
+        self.wdl = False              # UCI_ShowWDL on when it started: info lines give wdl
 
 
 class Model:
@@ -58,6 +59,22 @@ class Model:
 
     def threads(self):
         return int(self.settings.get("threads", ("", "1"))[1])
+
+    def chess960(self):
+        """`UCI_Chess960`: chess castling is named king takes rook, FENs print
+        Shredder-FEN."""
+        return self.settings.get("uci_chess960", ("", "false"))[1] == "true"
+
+    def position(self):
+        """The position command of the history (rule options may follow it)."""
+        return next((line for line in reversed(self.history) if line.startswith("position")),
+                    None)
+
+    def show_wdl(self):
+        """Whether a search's info lines give `wdl`: `UCI_ShowWDL` is on (set for this
+        game, or kept from before it was chosen) and this game declares it."""
+        return ("uci_showwdl" in self.options
+                and self.settings.get("uci_showwdl", ("", "false"))[1] == "true")
 
     def rule_history(self):
         """The rule options' `setoption` lines, which the oracle is told before a position."""
@@ -176,10 +193,7 @@ class Session:
         if line.startswith("info "):
             if not job or job.kind != "search":
                 fail("stray-info", f"{line!r} with no search running")
-            if not re.fullmatch(r"info depth \d+ seldepth \d+ multipv \d+ score "
-                                r"(cp -?\d+|mate [+-]?\d*)( lowerbound| upperbound)? nodes \d+ "
-                                r"nps \d+ hashfull \d+ time \d+( pv( \S+)+)?", line):
-                fail("bad-info", repr(line))
+            check_info(job, line)
             return
         if re.fullmatch(r"response \S+", line):
             self.responses.append(line)
@@ -378,6 +392,7 @@ class Session:
         if lower == "game":
             return "ok" if value.lower() in GAMES else "error"
         spec = m.options.get(self.alias(lower)) if m.game else None
+        declared = spec is not None   # by the current game, whose engine takes it now
         if spec is None:
             specs = [o.specs[lower] for o in self.oracles.values() if lower in o.specs]
             if not specs:
@@ -388,6 +403,14 @@ class Session:
                 return "ok" if valid_value(spec, value) else "error"
         if spec["name"] == "Hash" and valid_value(spec, value) and int(value) > 4096:
             return None
+        if spec["name"] == "EvalFile" and declared:
+            # The current game's evaluation reads the network now; a file it cannot read
+            # is refused and the evaluation kept. Another game's is only kept.
+            verdict = eval_file_expectation(spec, value)
+            if verdict == "read":
+                verdict = "ok" if self.oracles[m.game].takes_eval_file(value) else "error"
+            STATS[f"EvalFile {'taken' if verdict == 'ok' else 'refused'} ({m.game})"] += 1
+            return verdict
         return "ok" if valid_value(spec, value) else "error"
 
     def alias(self, name):
@@ -552,20 +575,23 @@ class Session:
         m.finger = shown
         m.board = None
         if m.game in ("chess", "shogi"):
-            position = m.history[-1]
-            board = lib_board(m.game, position)
+            position = m.position()
+            board = lib_board(m.game, position, m.game == "chess" and m.chess960())
             if board is False:
                 fail("verdict", f"the engine took {position[:200]!r}, the {m.game} library "
                                 "refuses its moves")
             if board is not None:
                 m.board = board
+                if m.game == "chess" and m.chess960():
+                    STATS["chess boards checked under UCI_Chess960"] += 1
                 compare_notation(m.game, board, m.notation, m.legal)
 
     def start_job(self, kind, detail, text, t):
         m = self.model
-        snapshot = (m.game, m.session_dialect(), m.legal, m.board, m.history[-1] if m.history else None)
+        snapshot = (m.game, m.session_dialect(), m.legal, m.board, m.position())
         job = Job("search" if kind == "go" else kind, text, t, snapshot)
         job.limits = detail if kind == "go" else {}
+        job.wdl = m.show_wdl()
         if kind == "go":
             job.waits = bool(detail.get("infinite") or detail.get("ponder"))
             job.pondering = bool(detail.get("ponder"))
