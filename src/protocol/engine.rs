@@ -427,7 +427,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     }
 }
 
-/// One `info` line, in the order Stockfish prints its fields.
+/// One `info` line, in the order Stockfish prints its fields, except that a bound follows
+/// its score at once (`score cp 20 lowerbound wdl ...`), as the UCI grammar writes it.
 /// The line's moves are named by the root position `pos`.
 fn info_line<G: Game>(
     dialect: &dyn Dialect,
