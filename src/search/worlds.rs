@@ -225,29 +225,30 @@ fn retain_marked<T>(items: &mut Vec<T>, keep: &[bool]) {
 
 /// One world's verdict on every root move: the score of each for the team to move at the
 /// root (a decided game as a mate score), and the nodes spent; `None` if time or `stop`
-/// cut it short.
+/// cut it short. Each root move's search polls `control` and the `hard` limit as any
+/// search does, every thousand nodes or so, so that a loaded machine, which may run it
+/// several times slower, still answers within a few milliseconds of the limit.
+#[allow(clippy::too_many_arguments)]
 fn search_world<G: Game, E: Evaluator<G>>(
     world: &G,
     moves: &[G::Move],
     eval: &E,
     tt: &TranspositionTable,
     depth: u32,
+    control: &Control,
+    hard: Option<Duration>,
     out_of_time: &(dyn Fn() -> bool + Sync),
 ) -> Option<(Vec<Score>, u64)> {
     let team = world.team_to_move();
     let mut scores = Vec::with_capacity(moves.len());
     let mut nodes = 0;
-    let control = Control::default();
     let limits = Limits {
         depth: Some(depth.max(1)),
         nodes: Some(NODES_PER_MOVE),
         ..Limits::default()
     };
-    let unlimited = TimeBudget {
-        soft: None,
-        hard: None,
-    };
-    let shared = Shared::new(&control, tt, &limits, unlimited, 1, 1);
+    let budget = TimeBudget { soft: None, hard };
+    let shared = Shared::new(control, tt, &limits, budget, 1, 1);
     let mut histories = Histories::default();
     // One worker for the whole world, moved from root move to root move.
     let mut worker = Worker::new(
@@ -285,7 +286,8 @@ fn search_world<G: Game, E: Evaluator<G>>(
         };
         scores.push(score);
     }
-    Some((scores, nodes))
+    // A search the limit cut short gave a score of half a search.
+    (!out_of_time()).then_some((scores, nodes))
 }
 
 /// Searches a root whose player does not see everything, over worlds drawn from
@@ -332,7 +334,16 @@ pub fn search<G: Game, E: Evaluator<G>>(
         !control.is_pondering() && limit.is_some_and(|l| control.elapsed() >= l)
     };
     let out_of_time = || control.is_stopped() || past(budget.hard);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    // One thread searches its worlds itself: handing each batch to a pool thread and back
+    // costs two wake-ups a world, and on a loaded machine each may wait for a time slice.
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten();
     let mut tallies = Tallies::new(moves.len());
     let (mut worlds, mut nodes, mut seed) = (0usize, 0u64, 0u64);
     let mut best = 0;
@@ -353,13 +364,16 @@ pub fn search<G: Game, E: Evaluator<G>>(
             worlds: Some((worlds, probability)),
         });
     };
+    // How long the last batch's worlds took to draw: drawing cannot be cut short, so a
+    // batch is not begun when its draw would run past the hard limit.
+    let mut drawing = Duration::ZERO;
     loop {
         let enough = if limits.infinite || control.is_pondering() {
             false
         } else if params.worlds > 0 && worlds >= params.worlds {
             true
         } else if timed {
-            past(budget.soft)
+            past(budget.soft) || past(budget.hard.map(|hard| hard.saturating_sub(drawing)))
         } else {
             worlds >= UNTIMED_WORLDS
         };
@@ -375,18 +389,30 @@ pub fn search<G: Game, E: Evaluator<G>>(
         if params.worlds > 0 {
             size = size.min(params.worlds - worlds);
         }
+        let started = control.elapsed();
         let batch = hidden.sample(size, seed);
+        drawing = control.elapsed().saturating_sub(started);
         seed += 1;
         if batch.is_empty() {
             log::warn!("no world is consistent with what was observed");
             break;
         }
         let work = |(world, weight): &(G, f64)| {
-            search_world(world, &moves, eval, tt, depth, &out_of_time).map(|r| (*weight, r))
+            search_world(
+                world,
+                &moves,
+                eval,
+                tt,
+                depth,
+                control,
+                budget.hard,
+                &out_of_time,
+            )
+            .map(|r| (*weight, r))
         };
         let done: Vec<_> = match &pool {
-            Ok(pool) => pool.install(|| batch.par_iter().map(work).collect()),
-            Err(_) => batch.iter().map(work).collect(),
+            Some(pool) => pool.install(|| batch.par_iter().map(work).collect()),
+            None => batch.iter().map(work).collect(),
         };
         for (weight, (scores, spent)) in done.into_iter().flatten() {
             worlds += 1;
