@@ -28,7 +28,7 @@ use std::time::Duration;
 /// quiescence): the next seat's reply; `go depth 0` searches the captures alone. Shallow
 /// and many worlds beats deep and few when each world is only a guess: at 200 ms a move,
 /// depth 1 against depth 2 (which searched a world or two a move in the middle game)
-/// scored 76%; depth 0, with five times the worlds, did not gain (docs/benchmarks.md).
+/// scored 76%; depth 0, with five times the worlds, did not gain (lab/benchmarks.md).
 pub const WORLD_DEPTH: u32 = 1;
 
 /// Worlds a move searches when neither `go` nor the `Worlds` option says how many.
@@ -45,9 +45,9 @@ const PRUNE_AFTER: f64 = 2.0;
 /// worlds are rough, and the worlds still to come may reorder the leaders.
 const MIN_CONTENDERS: usize = 3;
 
-/// Nodes one root move's search may spend in one world: `stop` and the time limits are
-/// polled between these searches, so this bounds how late an answer can be (about 40 ms
-/// at Junqi's half a million nodes a second).
+/// Nodes one root move's search may spend in one world (about 40 ms at Junqi's half a
+/// million nodes a second): a combat-heavy world must not eat the time of many others.
+/// `stop` and the time limits are polled within the search, as in any search.
 const NODES_PER_MOVE: u64 = 20_000;
 
 /// The win probability of a score from the view of the team it is for.
@@ -83,7 +83,7 @@ fn score_of(p: f64) -> Score {
 /// others, and pieces left where some worlds' enemy takes them), so with few worlds the
 /// plain maximum picks gambles. Against the greedy baseline at 200 ms, 2 against 1 scored
 /// 96.2% against 87.5% in team mode and 87.5% against 88.8% in seat mode (40 games each,
-/// docs/benchmarks.md).
+/// lab/benchmarks.md).
 const CAUTION: f64 = 2.0;
 
 /// What the worlds said of the root moves so far.

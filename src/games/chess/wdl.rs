@@ -8,7 +8,7 @@
 //! chances change with the score; both are cubics in `m / 58`, fitted by
 //! `tools/fit_wdl.py` to 727,814 positions of `qiyi datagen` self-play (5,000 nodes
 //! a move from random 8-ply openings, hand-written evaluation), as
-//! docs/benchmarks.md records. Games that fast are rarely drawn (an even start position
+//! lab/benchmarks.md records. Games that fast are rarely drawn (an even start position
 //! reads 419/162/419): a fit to games at tournament speed is to replace it.
 
 use super::{Color, Piece, Position};

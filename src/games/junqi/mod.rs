@@ -76,7 +76,7 @@ impl Position {
         }
         // Soft evidence (deployment habits, pieces that sat still) weighs the worlds:
         // against the greedy player in dark seat mode it scored 96.2% against 91.9%
-        // without, on the same 80 games' lineups (docs/benchmarks.md).
+        // without, on the same 80 games' lineups (lab/benchmarks.md).
         let knowledge = dark::Knowledge::new(state, &dark::Evidence::default());
         Ok(Told {
             position: knowledge.representative(),
