@@ -6,6 +6,12 @@ ranks (from `d`) must contain its true rank (from the same record replayed in th
 game). A record the engine refuses counts as a failure too: it is a real game, so it is
 possible.
 
+It also says how readable the lineups were: for each hidden flag still on the board, the
+odds `d` gives that the flag is where it truly is (50% when the two headquarters look
+alike to the seat, 100% when it has found it), averaged by how far the game has gone.
+Compare records of random lineups with `qiyi referee --lineups engine` ones to judge a
+deployment.
+
     python3 tools/junqi_check_inference.py --every 5 games1.rec games2.rec
 """
 
@@ -16,7 +22,9 @@ import sys
 from engine import Engine
 from junqi_baseline import read_board
 
-HIDDEN = re.compile(r"^  ([a-q]\d+) ([SENW]) \{([a-l,]*)\}")
+HIDDEN = re.compile(r"^  ([a-q]\d+) ([SENW]) \{([a-l,]*)\}(.*)$")
+# Plies per row of the flag table.
+FLAG_ROWS = 40
 
 
 class Qiyi:
@@ -38,6 +46,8 @@ def main():
     args = parser.parse_args()
     open_engine, dark_engine = Qiyi(args.qiyi, "open"), Qiyi(args.qiyi, "dark")
     games = checked = pieces = failures = 0
+    # Per row of FLAG_ROWS plies: the odds given to each hidden flag's true station.
+    flag_odds = {}
     for path in args.records:
         for line in open(path):
             if not line.startswith("position setup"):
@@ -69,11 +79,18 @@ def main():
                             continue
                         pieces += 1
                         rank = truth.get(m.group(1), ("?", "?"))[1]
+                        if rank == "l":
+                            odds = dict((o[0], float(o[1:-1])) for o in m.group(4).split())
+                            flag_odds.setdefault(k // FLAG_ROWS, []).append(odds.get("l", 0.0))
                         if rank not in m.group(3).split(","):
                             failures += 1
                             print(f"{path} game {games} ply {k} seat {seat}: {m.group(1)} is "
                                   f"{rank}, not in {{{m.group(3)}}}")
     print(f"{games} games, {checked} views, {pieces} hidden pieces checked, {failures} failures")
+    print("plies     hidden flags  mean odds on the true station")
+    for row in sorted(flag_odds):
+        odds = flag_odds[row]
+        print(f"{row * FLAG_ROWS:>3}-{(row + 1) * FLAG_ROWS - 1:<3}  {len(odds):>13}  {sum(odds) / len(odds):>5.1f}%")
     sys.exit(1 if failures else 0)
 
 
