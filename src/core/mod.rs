@@ -16,7 +16,7 @@ pub mod tunable;
 pub use movelist::MoveList;
 pub use options::{OptionKind, OptionSpec, RuleOption};
 pub use oracle::{Oracle, Verdict};
-pub use score::{MATE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in};
+pub use score::{MATE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in, settle_exchange};
 
 use std::fmt::Debug;
 use std::sync::Arc;

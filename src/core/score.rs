@@ -26,3 +26,16 @@ pub fn mate_in(ply: usize) -> Score {
 pub fn mated_in(ply: usize) -> Score {
     -MATE + ply as Score
 }
+
+/// The value of a capture sequence on one square, from the swap list of a static exchange
+/// evaluation: `gain[d]` is what the side to capture at depth `d` has won if the exchange
+/// stops there, `depth` the last capture made. Either side may stop capturing when going
+/// on loses, so the list is folded back from the end. Chess's and shogi's static exchange
+/// evaluations differ in how they find the next attacker, not in this.
+pub fn settle_exchange(gain: &mut [Score], mut depth: usize) -> Score {
+    while depth > 0 {
+        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
+        depth -= 1;
+    }
+    gain[0]
+}

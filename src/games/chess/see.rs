@@ -5,6 +5,7 @@
 use super::board::{EMPTY, Position, slides_to};
 use super::tables::{self, ATTACK, diff, on_board};
 use super::types::{Color, Move, Piece};
+use crate::core::settle_exchange;
 
 /// Values for exchanges (SEE) and capture ordering.
 pub(super) const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20_000];
@@ -88,11 +89,7 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
             break;
         }
     }
-    while depth > 0 {
-        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
-        depth -= 1;
-    }
-    gain[0]
+    settle_exchange(&mut gain, depth)
 }
 
 #[cfg(test)]

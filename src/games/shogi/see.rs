@@ -11,6 +11,7 @@ use super::tables::{
     shift,
 };
 use super::types::Move;
+use crate::core::settle_exchange;
 
 /// Board values by kind for the static exchange evaluation and move ordering.
 pub(super) const BOARD: [i32; KINDS] = [
@@ -113,11 +114,7 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
             break;
         }
     }
-    while depth > 0 {
-        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
-        depth -= 1;
-    }
-    gain[0]
+    settle_exchange(&mut gain, depth)
 }
 
 #[cfg(test)]
