@@ -4,7 +4,7 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-import { dragAndDrop, el } from './svg.js';
+import { dragAndDrop, el, showDrawError } from './svg.js';
 
 const S = 100; // one square in viewBox units
 const FILES = 'abcdefgh';
@@ -174,12 +174,7 @@ export function createBoard(root, hooks) {
   }
 
   function showError(err) {
-    try {
-      while (svg.firstChild) svg.removeChild(svg.firstChild);
-      const t = el('text', { x: 4 * S, y: 4 * S, 'text-anchor': 'middle', 'font-size': 30, fill: '#a00' }, svg);
-      t.textContent = NAMES[lang()].error;
-      console.error('chess board:', err);
-    } catch (_) { /* nothing more to do */ }
+    showDrawError(svg, { x: 4 * S, y: 4 * S, fontSize: 30 }, NAMES[lang()].error, 'chess', err);
   }
 
   function safeDraw() {

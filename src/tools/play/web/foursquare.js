@@ -5,7 +5,7 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-import { dragAndDrop, el } from './svg.js';
+import { dragAndDrop, el, showDrawError } from './svg.js';
 
 const STEP = 200; // between two points, in viewBox units
 const EDGE = 110; // from the viewBox edge to the outer points
@@ -189,12 +189,7 @@ export function createBoard(root, hooks) {
   }
 
   function showError(err) {
-    try {
-      while (svg.firstChild) svg.removeChild(svg.firstChild);
-      const t = el('text', { x: size / 2, y: size / 2, 'text-anchor': 'middle', 'font-size': 34, fill: '#a00' }, svg);
-      t.textContent = TEXT[lang()].error;
-      console.error('foursquare board:', err);
-    } catch (_) { /* nothing more to do */ }
+    showDrawError(svg, { x: size / 2, y: size / 2, fontSize: 34 }, TEXT[lang()].error, 'foursquare', err);
   }
 
   function safeDraw() {

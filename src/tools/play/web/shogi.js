@@ -5,7 +5,7 @@
 //
 // createBoard(root, hooks) -> { render(view) }; see docs/play.md for the state.
 
-import { dragAndDrop, el } from './svg.js';
+import { dragAndDrop, el, showDrawError } from './svg.js';
 
 const W = 100; // one square's width in viewBox units
 const H = 110; // and height (shogi squares are a little taller than wide)
@@ -314,13 +314,8 @@ export function createBoard(root, hooks) {
   }
 
   function showError(err) {
-    try {
-      while (svg.firstChild) svg.removeChild(svg.firstChild);
-      svg.setAttribute('viewBox', '0 0 900 990');
-      const tx = el('text', { x: 450, y: 495, 'text-anchor': 'middle', 'font-size': 34, fill: '#a00' }, svg);
-      tx.textContent = TEXT[lang()].error;
-      console.error('shogi board:', err);
-    } catch (_) { /* nothing more to do */ }
+    svg.setAttribute('viewBox', '0 0 900 990');
+    showDrawError(svg, { x: 450, y: 495, fontSize: 34 }, TEXT[lang()].error, 'shogi', err);
   }
 
   function safeDraw() {

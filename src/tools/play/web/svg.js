@@ -63,3 +63,14 @@ export function dragAndDrop(svg, { grab, lift, follow, drop }) {
     },
   };
 }
+
+// A board that failed to draw shows one red line in place of itself, and says why on the
+// console; a failure while showing that is swallowed, as there is nothing more to do.
+export function showDrawError(svg, { x, y, fontSize }, text, board, err) {
+  try {
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const t = el('text', { x, y, 'text-anchor': 'middle', 'font-size': fontSize, fill: '#a00' }, svg);
+    t.textContent = text;
+    console.error(board + ' board:', err);
+  } catch (_) { /* nothing more to do */ }
+}
