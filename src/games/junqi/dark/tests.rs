@@ -898,3 +898,100 @@ fn speed() {
         );
     }
 }
+
+/// An evaluator that stops the search at its `limit`-th evaluation: a clock that runs out
+/// at a chosen point of the search, the same on every machine.
+struct StopAfter {
+    calls: std::sync::atomic::AtomicU64,
+    limit: u64,
+    control: std::sync::Arc<crate::search::Control>,
+}
+
+impl crate::core::Evaluator<Position> for StopAfter {
+    type State = ();
+    fn new_state(&self, _: &Position) {}
+    fn evaluate(&self, pos: &Position) -> crate::core::Score {
+        let calls = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        if calls >= self.limit {
+            self.control.stop();
+        }
+        crate::games::junqi::Eval.evaluate(pos)
+    }
+    fn noisy_moves(&self, pos: &Position, moves: &mut MoveList<Move>) {
+        crate::games::junqi::Eval.noisy_moves(pos, moves)
+    }
+    fn good_capture(&self, pos: &Position, mv: Move) -> bool {
+        crate::games::junqi::Eval.good_capture(pos, mv)
+    }
+    fn capture_order(&self, pos: &Position, mv: Move) -> crate::core::Score {
+        crate::games::junqi::Eval.capture_order(pos, mv)
+    }
+}
+
+/// When time runs out before any world's search finishes, the move is still the one the
+/// first world's captures call for, not the first one generated. From a match at 200 ms:
+/// E's engineer has cleared the mine at h2 beside S's flag on h1; S must take it (i2h2,
+/// its brigadier) or lose the seat, and the engine, out of time, played i5i6.
+#[test]
+fn out_of_time_before_any_world_the_move_still_saves_the_flag() {
+    use crate::search::{Control, Limits, SearchParams, TranspositionTable, search_worlds};
+    let record = "g6f7=w l11k12=w i12i9=m f11g12=w f7l7=w k12j12=w i9l9=w g12h12=w l7m8=m \
+        m11f11=m l9f9=w e7k9=m g5g11=m o9o10=m f9e10=m k9l11=m g4g9=m m7g3=l k13l11=w c9c8=m \
+        g9l9=m n7k6=w l11m10=m c8c9=m g3e7=m k6j6=w m10l10=w c9c10=m l9m10=m j6i6=w l10l8=w \
+        e9f9=m k5n7=m i6h6=w k14j13=m b9c8=m g2g6=m n11k15=b h14h13=m c8b9=m g6h6=b+q8 \
+        o11h2=w i15i14=m f8f7=m";
+    let state = InfoState::parse(
+        "setup S:befcehghagfigkikjdicjljhd E:- N:- W:- first S",
+        record,
+        Rules::default(),
+        Info::Dark,
+    )
+    .unwrap();
+    // Each search from a fresh sampler, so that both draw the same first world.
+    let knowledge = || Knowledge::new(state.clone(), &Evidence::default());
+    let root = knowledge().representative();
+    let engineer_takes_flag = root.parse_move("i2h2").unwrap();
+    let mut first = MoveList::new();
+    root.legal_moves(&mut first);
+    assert_ne!(
+        first[0], engineer_takes_flag,
+        "the test needs another first move"
+    );
+    let run = |limits: &Limits, params: &SearchParams, limit: u64| {
+        let control = std::sync::Arc::new(Control::default());
+        let eval = StopAfter {
+            calls: 0.into(),
+            limit,
+            control: control.clone(),
+        };
+        let result = search_worlds(
+            &root,
+            &knowledge(),
+            &eval,
+            &TranspositionTable::new(1),
+            &control,
+            limits,
+            params,
+            &[],
+            &mut |_| {},
+        );
+        (result.best, eval.calls.into_inner())
+    };
+    // What the first world's captures cost: one world at depth 0.
+    let one_world = SearchParams {
+        worlds: 1,
+        ..SearchParams::default()
+    };
+    let captures = Limits {
+        depth: Some(0),
+        ..Limits::default()
+    };
+    let (quick, cost) = run(&captures, &one_world, u64::MAX);
+    // Time runs out just after them, inside the first world's full search.
+    let (best, _) = run(&Limits::default(), &SearchParams::default(), cost + 1);
+    assert_eq!(quick, Some(engineer_takes_flag));
+    assert_eq!(best, Some(engineer_takes_flag));
+}
