@@ -12,10 +12,15 @@ alike to the seat, 100% when it has found it), averaged by how far the game has 
 Compare records of random lineups with `qiyi referee --lineups engine` ones to judge a
 deployment.
 
+And how sharp the beliefs are: the mean odds `d` gives every hidden piece's true rank, and
+their mean log (a rank under `d`'s 0.5% floor counts 0.25%), by the same rows. Compare
+two builds on records neither was fitted to, to judge soft evidence.
+
     python3 tools/junqi_check_inference.py --every 5 games1.rec games2.rec
 """
 
 import argparse
+import math
 import re
 import sys
 
@@ -48,6 +53,8 @@ def main():
     games = checked = pieces = failures = 0
     # Per row of FLAG_ROWS plies: the odds given to each hidden flag's true station.
     flag_odds = {}
+    # Per row, the odds given to each hidden piece's true rank.
+    rank_odds = {}
     for path in args.records:
         for line in open(path):
             if not line.startswith("position setup"):
@@ -79,8 +86,9 @@ def main():
                             continue
                         pieces += 1
                         rank = truth.get(m.group(1), ("?", "?"))[1]
+                        odds = dict((o[0], float(o[1:-1])) for o in m.group(4).split())
+                        rank_odds.setdefault(k // FLAG_ROWS, []).append(odds.get(rank, 0.25))
                         if rank == "l":
-                            odds = dict((o[0], float(o[1:-1])) for o in m.group(4).split())
                             flag_odds.setdefault(k // FLAG_ROWS, []).append(odds.get("l", 0.0))
                         if rank not in m.group(3).split(","):
                             failures += 1
@@ -91,6 +99,12 @@ def main():
     for row in sorted(flag_odds):
         odds = flag_odds[row]
         print(f"{row * FLAG_ROWS:>3}-{(row + 1) * FLAG_ROWS - 1:<3}  {len(odds):>13}  {sum(odds) / len(odds):>5.1f}%")
+    print("plies     hidden pieces  mean odds on the true rank  mean ln odds")
+    for row in sorted(rank_odds):
+        odds = rank_odds[row]
+        mean_log = sum(math.log(o / 100) for o in odds) / len(odds)
+        print(f"{row * FLAG_ROWS:>3}-{(row + 1) * FLAG_ROWS - 1:<3}  {len(odds):>14}  "
+              f"{sum(odds) / len(odds):>25.1f}%  {mean_log:>12.3f}")
     sys.exit(1 if failures else 0)
 
 

@@ -108,11 +108,12 @@ def main():
                     sys.exit("no position had the told seat to move")
                 print("%s round %d: %d moves at movetime %d, load %d: median %.0f ms, p90 %.0f, "
                       "slowest %.0f (over by %+.0f; the engine's last report at %d ms); "
-                      "worlds a move median %d, mean %.1f"
+                      "worlds a move median %d, mean %.1f; %d moves with none"
                       % (qiyi, round_number + 1, len(ms), args.movetime, args.load,
                          statistics.median(ms), ms[int(0.9 * (len(ms) - 1))], ms[-1],
                          ms[-1] - args.movetime, inside[slowest],
-                         statistics.median(worlds), statistics.mean(worlds)),
+                         statistics.median(worlds), statistics.mean(worlds),
+                         worlds.count(0)),
                       flush=True)
     finally:
         for b in burners:
