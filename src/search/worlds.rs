@@ -416,23 +416,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
             log::warn!("no world is consistent with what was observed");
             break;
         }
-        if seed == 1 && depth > 0 {
-            fallback = search_world(
-                &batch[0].0,
-                &moves,
-                eval,
-                tt,
-                0,
-                control,
-                budget.hard,
-                &out_of_time,
-            )
-            .map(|(scores, spent)| {
-                nodes += spent;
-                (0..scores.len()).max_by_key(|&m| scores[m]).unwrap_or(0)
-            });
-        }
-        let work = |(world, weight): &(G, f64)| {
+        let search = |world: &G, depth: u32| {
             search_world(
                 world,
                 &moves,
@@ -443,8 +427,14 @@ pub fn search<G: Game, E: Evaluator<G>>(
                 budget.hard,
                 &out_of_time,
             )
-            .map(|r| (*weight, r))
         };
+        if seed == 1 && depth > 0 {
+            fallback = search(&batch[0].0, 0).map(|(scores, spent)| {
+                nodes += spent;
+                (0..scores.len()).max_by_key(|&m| scores[m]).unwrap_or(0)
+            });
+        }
+        let work = |(world, weight): &(G, f64)| search(world, depth).map(|r| (*weight, r));
         let done: Vec<_> = match &pool {
             Some(pool) => pool.install(|| batch.par_iter().map(work).collect()),
             None => batch.iter().map(work).collect(),
