@@ -6,8 +6,9 @@ ranks (from `d`) must contain its true rank (from the same record replayed in th
 game). A record the engine refuses counts as a failure too: it is a real game, so it is
 possible.
 
-It also says how readable the lineups were: for each hidden flag still on the board, the
-odds `d` gives that the flag is where it truly is (50% when the two headquarters look
+It also says how readable the lineups were: for each hidden flag still on the board whose
+marshal lives (a dead marshal's flag is shown to all by the rules, whatever the lineup),
+the odds `d` gives that the flag is where it truly is (50% when the two headquarters look
 alike to the seat, 100% when it has found it), averaged by how far the game has gone.
 Compare records of random lineups with `qiyi referee --lineups engine` ones to judge a
 deployment.
@@ -88,7 +89,7 @@ def main():
                         rank = truth.get(m.group(1), ("?", "?"))[1]
                         odds = dict((o[0], float(o[1:-1])) for o in m.group(4).split())
                         rank_odds.setdefault(k // FLAG_ROWS, []).append(odds.get(rank, 0.25))
-                        if rank == "l":
+                        if rank == "l" and (truth[m.group(1)][0], "a") in truth.values():
                             flag_odds.setdefault(k // FLAG_ROWS, []).append(odds.get("l", 0.0))
                         if rank not in m.group(3).split(","):
                             failures += 1
