@@ -10,8 +10,8 @@ It also says how readable the lineups were: for each hidden flag still on the bo
 marshal lives (a dead marshal's flag is shown to all by the rules, whatever the lineup),
 the odds `d` gives that the flag is where it truly is (50% when the two headquarters look
 alike to the seat, 100% when it has found it), averaged by how far the game has gone.
-Compare records of random lineups with `qiyi referee --lineups engine` ones to judge a
-deployment.
+To judge a deployment, compare records of games whose lineups came from it
+(`qiyi referee --lineups engine`) with records of the referee's own (`--lineups random`).
 
 And how sharp the beliefs are: the mean odds `d` gives every hidden piece's true rank, and
 their mean log (a rank under `d`'s 0.5% floor counts 0.25%), by the same rows. Compare
