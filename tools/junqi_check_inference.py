@@ -71,6 +71,8 @@ def main():
                     k += 1
                 prefix = " ".join(tokens[:k])
                 truth = read_board(open_engine.ask(f"{head} moves {prefix}" if k else head, "d"))
+                # Seats whose marshal lives: their flags are still hidden by the rules.
+                marshals = {seat for seat, rank in truth.values() if rank == "a"}
                 for seat in "SENW":
                     view = " ".join(f"{s}:{lineups[s] if s == seat else '-'}" for s in "SENW")
                     command = f"position setup {view} first S" + (f" moves {prefix}" if k else "")
@@ -89,7 +91,7 @@ def main():
                         rank = truth.get(m.group(1), ("?", "?"))[1]
                         odds = dict((o[0], float(o[1:-1])) for o in m.group(4).split())
                         rank_odds.setdefault(k // FLAG_ROWS, []).append(odds.get(rank, 0.25))
-                        if rank == "l" and (truth[m.group(1)][0], "a") in truth.values():
+                        if rank == "l" and truth[m.group(1)][0] in marshals:
                             flag_odds.setdefault(k // FLAG_ROWS, []).append(odds.get("l", 0.0))
                         if rank not in m.group(3).split(","):
                             failures += 1
