@@ -2,13 +2,13 @@
 """Times qiyi's moves in the Junqi dark game, as a referee sees them: for positions taken
 from `qiyi referee --out` records, each seat in turn told only its own lineup, the time
 from `position` sent to `bestmove` read at `go movetime T`, and the worlds the move
-searched (its last `info ... string worlds N`).
+searched and what they are worth (its last `info ... string worlds N independent I`).
 
     python3 tools/junqi_move_time.py --qiyi target/release/qiyi --movetime 1000 \\
         --moves 80 --load 3 games.rec
 
 prints the median, 90th percentile and slowest move, the overshoot past the movetime, and
-the worlds per move. `--load N` keeps N busy loops running meanwhile (a loaded machine:
+the worlds (and independent worlds) per move. `--load N` keeps N busy loops running meanwhile (a loaded machine:
 the issue's overshoot figure is measured on two cores under load); several `--qiyi`
 builds are timed in turn, twice each, so that two builds meet the same load.
 """
@@ -51,10 +51,10 @@ def burn(_):
 
 
 def time_build(qiyi, cases, movetime, count):
-    """(seconds per move, worlds per move) over the first `count` positions in which the
-    seat told its lineup is to move."""
+    """(seconds, worlds, independent worlds, the engine's own clock at its last report) per
+    move, over the first `count` positions in which the seat told its lineup is to move."""
     engine = Engine([qiyi, "--game", "junqi"], ["Info=dark"], protocol="ugi")
-    took, worlds, inside = [], [], []
+    took, worlds, independent, inside = [], [], [], []
     for case in cases:
         if len(took) >= count:
             break
@@ -74,11 +74,13 @@ def time_build(qiyi, cases, movetime, count):
             continue
         took.append(time.monotonic() - start)
         reports = [l for l in seen if " string worlds " in l]
-        worlds.append(int(reports[-1].split(" string worlds ")[1].split()[0]) if reports else 0)
+        said = reports[-1].split(" string worlds ")[1].split() if reports else ["0"]
+        worlds.append(int(said[0]))
+        independent.append(float(said[2]) if len(said) > 2 and said[1] == "independent" else worlds[-1])
         # The engine's own clock at its last report: what the rest of the wait was not.
         inside.append(int(reports[-1].split(" time ")[1].split()[0]) if reports else 0)
     engine.quit()
-    return took, worlds, inside
+    return took, worlds, independent, inside
 
 
 def main():
@@ -101,19 +103,20 @@ def main():
     try:
         for round_number in range(args.rounds):
             for qiyi in args.qiyi:
-                took, worlds, inside = time_build(qiyi, cases, args.movetime, args.moves)
+                took, worlds, independent, inside = time_build(qiyi, cases, args.movetime, args.moves)
                 slowest = max(range(len(took)), key=lambda i: took[i]) if took else 0
                 ms = sorted(1000 * t for t in took)
                 if not ms:
                     sys.exit("no position had the told seat to move")
                 print("%s round %d: %d moves at movetime %d, load %d: median %.0f ms, p90 %.0f, "
                       "slowest %.0f (over by %+.0f; the engine's last report at %d ms); "
-                      "worlds a move median %d, mean %.1f; %d moves with none"
+                      "worlds a move median %d, mean %.1f, independent median %.0f; "
+                      "%d moves with none"
                       % (qiyi, round_number + 1, len(ms), args.movetime, args.load,
                          statistics.median(ms), ms[int(0.9 * (len(ms) - 1))], ms[-1],
                          ms[-1] - args.movetime, inside[slowest],
                          statistics.median(worlds), statistics.mean(worlds),
-                         worlds.count(0)),
+                         statistics.median(independent), worlds.count(0)),
                       flush=True)
     finally:
         for b in burners:

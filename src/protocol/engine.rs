@@ -455,8 +455,11 @@ fn info_line<G: Game>(
             line.push_str(&pos.move_name(mv));
         }
     }
-    if let Some((worlds, probability)) = r.worlds {
-        line.push_str(&format!(" string worlds {worlds} winprob {probability:.3}"));
+    if let Some(w) = r.worlds {
+        line.push_str(&format!(
+            " string worlds {} independent {:.0} winprob {:.3}",
+            w.searched, w.independent, w.win_probability
+        ));
     }
     line
 }

@@ -143,9 +143,20 @@ pub struct Report<M> {
     pub time: Duration,
     pub hashfull: u32,
     pub pv: Vec<M>,
-    /// Under hidden information: the worlds searched so far and the chosen move's win
-    /// probability over them.
-    pub worlds: Option<(usize, f64)>,
+    /// Under hidden information: what the worlds searched so far say.
+    pub worlds: Option<WorldsReport>,
+}
+
+/// What a search over worlds reports beside the score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldsReport {
+    /// Worlds searched.
+    pub searched: usize,
+    /// How many independent worlds the chosen move's value is worth: fewer than those
+    /// searched when the worlds come from a chain that moves in small steps.
+    pub independent: f64,
+    /// The chosen move's win probability over the worlds.
+    pub win_probability: f64,
 }
 
 impl<M> Report<M> {

@@ -506,10 +506,11 @@ fn worlds_are_weighed_by_the_belief() {
         &mut |r| last = r.worlds,
     );
     assert_eq!(result.best, Some(0), "heads, the likelier side");
-    let (worlds, probability) = last.expect("a report with the worlds");
+    let report = last.expect("a report with the worlds");
+    let probability = report.win_probability;
     assert!((probability - 0.8).abs() < 1e-9, "{probability}");
     assert_eq!(
-        worlds,
+        report.searched,
         worlds::UNTIMED_WORLDS,
         "untimed, the default number of worlds"
     );

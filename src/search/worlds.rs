@@ -18,7 +18,7 @@ use super::history::Histories;
 use super::worker::Worker;
 use super::{
     Control, Limits, Report, ReportFn, SKILL_CANDIDATES, SearchParams, SearchResult, Shared, Skill,
-    TimeBudget, TranspositionTable, wait_for_stop,
+    TimeBudget, TranspositionTable, WorldsReport, wait_for_stop,
 };
 use crate::core::{Evaluator, Game, Hidden, MATE, MATE_BOUND, MoveList, Outcome, Score};
 use rayon::prelude::*;
@@ -104,8 +104,9 @@ struct Tallies {
     moves: Vec<Tally>,
 }
 
-/// What the worlds said of one root move so far: weighted sums.
-#[derive(Clone, Copy, Default)]
+/// What the worlds said of one root move so far: weighted sums, and its values in the
+/// order of the worlds.
+#[derive(Clone, Default)]
 struct Tally {
     /// The move's values against the world's median move.
     value: f64,
@@ -114,6 +115,34 @@ struct Tally {
     squares: f64,
     /// Its win probabilities, for `info`.
     probability: f64,
+    /// Its win probabilities world by world, for [`independent_worlds`]: not the values,
+    /// whose median move shifts as moves are dropped, which would read as runs.
+    probabilities: Vec<f64>,
+}
+
+/// How many independent draws the values of a sequence of worlds are worth, by batch
+/// means: the spread of the means of √n consecutive values against what independent
+/// values would give. Worlds drawn by a Markov chain follow one another closely, so
+/// their values come in runs and count for fewer than their number.
+fn independent_worlds(values: &[f64]) -> f64 {
+    let n = values.len();
+    let size = (n as f64).sqrt() as usize;
+    let batches = n / size.max(1);
+    if batches < 4 {
+        return n as f64;
+    }
+    let used = &values[..batches * size];
+    let mean = used.iter().sum::<f64>() / used.len() as f64;
+    let spread = used.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (used.len() - 1) as f64;
+    let batch_spread = used
+        .chunks(size)
+        .map(|b| (b.iter().sum::<f64>() / size as f64 - mean).powi(2))
+        .sum::<f64>()
+        / (batches - 1) as f64;
+    if batch_spread <= 0.0 {
+        return n as f64;
+    }
+    (n as f64 * spread / (size as f64 * batch_spread)).min(n as f64)
 }
 
 impl Tallies {
@@ -133,7 +162,9 @@ impl Tallies {
         for ((tally, value), &score) in self.moves.iter_mut().zip(values).zip(scores) {
             tally.value += weight * value;
             tally.squares += weight * value * value;
-            tally.probability += weight * win_probability(score);
+            let probability = win_probability(score);
+            tally.probability += weight * probability;
+            tally.probabilities.push(probability);
         }
     }
 
@@ -161,6 +192,16 @@ impl Tallies {
         } else {
             0.0
         }
+    }
+
+    /// How many independent worlds move `m`'s win probability is worth: [`independent_worlds`],
+    /// scaled by the share of the worlds their weights leave effective.
+    fn independent(&self, m: usize) -> f64 {
+        let probabilities = &self.moves[m].probabilities;
+        if probabilities.is_empty() {
+            return 0.0;
+        }
+        independent_worlds(probabilities) * self.effective_worlds() / probabilities.len() as f64
     }
 
     /// [`CAUTION`] standard errors of move `m`'s mean, its spread from world to world
@@ -373,7 +414,11 @@ pub fn search<G: Game, E: Evaluator<G>>(
             time: control.elapsed(),
             hashfull: tt.hashfull(),
             pv: vec![mv],
-            worlds: Some((worlds, probability)),
+            worlds: Some(WorldsReport {
+                searched: worlds,
+                independent: tallies.independent(best),
+                win_probability: probability,
+            }),
         });
     };
     // How long the last batch's worlds took to draw: drawing cannot be cut short, so a
@@ -494,6 +539,22 @@ pub fn search<G: Game, E: Evaluator<G>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn worlds_in_runs_count_for_fewer() {
+        let mut rng = StdRng::seed_from_u64(5);
+        let draws: Vec<f64> = (0..4000).map(|_| rng.random::<f64>()).collect();
+        let free = independent_worlds(&draws);
+        assert!(free > 2500.0, "independent draws: {free:.0}");
+        // Each value repeated ten times, as a chain that stays put for ten steps.
+        let runs: Vec<f64> = draws[..400].iter().flat_map(|&v| [v; 10]).collect();
+        let sticky = independent_worlds(&runs);
+        assert!((250.0..600.0).contains(&sticky), "runs of ten: {sticky:.0}");
+        // Too few for batches: taken at their number.
+        assert_eq!(independent_worlds(&draws[..10]), 10.0);
+    }
 
     #[test]
     fn scores_and_probabilities_convert_both_ways() {
