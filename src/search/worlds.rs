@@ -421,8 +421,9 @@ pub fn search<G: Game, E: Evaluator<G>>(
             }),
         });
     };
-    // How long the last batch's worlds took to draw: drawing cannot be cut short, so a
-    // batch is not begun when its draw would run past the hard limit.
+    // The longest a batch's worlds took to draw: drawing cannot be cut short, so a batch
+    // is not begun when its draw could run past the hard limit. The longest, not the
+    // last: a chain's steps differ in cost (Junqi's take a fresh draw one step in four).
     let mut drawing = Duration::ZERO;
     // The move played if no world's search finishes in time: the best in the first world
     // by the captures that follow each move (depth 0), which costs a few per cent of a
@@ -455,7 +456,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
         }
         let started = control.elapsed();
         let batch = hidden.sample(size, seed);
-        drawing = control.elapsed().saturating_sub(started);
+        drawing = drawing.max(control.elapsed().saturating_sub(started));
         seed += 1;
         if batch.is_empty() {
             log::warn!("no world is consistent with what was observed");

@@ -3,7 +3,7 @@
 //! position it was told ([`crate::core::Told`]), so the generic search plays on worlds
 //! drawn from it ([`crate::core::Hidden`]) and never on ranks it was not told.
 
-use super::{Evidence, InfoState, Sample, Sampler};
+use super::{Chain, Evidence, InfoState, Sampler};
 use crate::core::Hidden;
 use crate::games::junqi::Position;
 use crate::games::junqi::board::{SEAT_NAMES, STATIONS, name};
@@ -17,9 +17,6 @@ use std::sync::Mutex;
 /// but repeat from run to run (the same commands give the same worlds).
 const SEED: u64 = 0x6461_726b_776f_726c; // "darkworl"
 
-/// Steps the chain of worlds takes from its first draw before its first world.
-const BURN_IN: usize = 16;
-
 /// What the seat to move knows, and how to draw worlds from it.
 #[derive(Debug)]
 pub struct Knowledge {
@@ -27,7 +24,7 @@ pub struct Knowledge {
     sampler: Sampler,
     /// The state of the sampler's chain ([`Sampler::draw`]), carried from one batch of
     /// worlds to the next; `None` until the first is asked for.
-    chain: Mutex<Option<Sample>>,
+    chain: Mutex<Option<Chain>>,
 }
 
 impl Knowledge {
@@ -59,13 +56,6 @@ impl Knowledge {
             .is_none_or(|piece| self.state.domain(piece).single().is_some())
     }
 
-    /// The state of a new chain of worlds, [`BURN_IN`] steps from its first draw.
-    fn start_chain(&self, rng: &mut StdRng) -> Sample {
-        let mut start = self.sampler.sample(rng);
-        self.sampler.draw(&mut start, BURN_IN, rng);
-        start
-    }
-
     /// What `d` adds in the dark game: for every hidden piece on the board, the ranks it
     /// may have and how likely each is over a sample of worlds (those of 0.5% or more,
     /// likeliest first).
@@ -73,7 +63,7 @@ impl Knowledge {
         const WORLDS: usize = 256;
         // A chain of its own, so that `d` shows the same odds each time it is asked.
         let mut rng = StdRng::seed_from_u64(SEED);
-        let mut chain = self.start_chain(&mut rng);
+        let mut chain = self.sampler.chain(&mut rng);
         let worlds: Vec<Position> = self
             .sampler
             .draw(&mut chain, WORLDS, &mut rng)
@@ -117,7 +107,7 @@ impl Hidden<Position> for Knowledge {
             .chain
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let state = chain.get_or_insert_with(|| self.start_chain(&mut rng));
+        let state = chain.get_or_insert_with(|| self.sampler.chain(&mut rng));
         self.sampler
             .draw(state, count, &mut rng)
             .iter()

@@ -72,7 +72,7 @@ pub use evidence::Evidence;
 pub use hidden::Knowledge;
 pub use infer::{Belief, Combat, Contradiction};
 pub use info::{InfoError, InfoState, Reject};
-pub use sample::{Assignment, Sample, Sampler};
+pub use sample::{Assignment, Chain, Sample, Sampler};
 
 use super::board::{CAMP_SLOTS, SEAT_NAMES};
 use super::position::{BOMB, FLAG, MINE, RANKS};

@@ -36,6 +36,15 @@ const SEARCH_BUDGET: u64 = 2_000;
 /// Swaps tried per open piece in [`Sampler::shuffle`].
 const SWAPS_PER_PIECE: usize = 4;
 
+/// Steps of a chain ([`Sampler::draw`]) per fresh draw offered to it. A fresh draw and
+/// the weight of the state it is weighed against cost a walk each, three quarters of the
+/// engine's time late in a game, and late in a game fewer than one in a hundred is
+/// taken: the chain moves by its swaps.
+const FRESH_EVERY: usize = 4;
+
+/// Fresh draws offered to a new chain before its first world.
+const BURN_IN: usize = 16;
+
 /// A rank per piece, indexed by [`PieceId`](super::PieceId) (`u8::MAX` for pieces of a
 /// seat absent from the setup).
 pub type Assignment = [u8; PIECES];
@@ -46,6 +55,17 @@ pub type Assignment = [u8; PIECES];
 pub struct Sample {
     pub ranks: Assignment,
     pub log_weight: f64,
+}
+
+/// The state of a chain of worlds ([`Sampler::draw`]), kept from one batch of worlds to
+/// the next.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    state: Sample,
+    /// Whether swaps have moved `state` since its weight was found: only a fresh draw
+    /// needs the weight, so it is found again then.
+    stale: bool,
+    steps: usize,
 }
 
 /// Draws [`Sample`]s for one belief.
@@ -247,29 +267,45 @@ impl Sampler {
         None
     }
 
-    /// The next `count` worlds of a Markov chain whose stationary law is π, from its
-    /// current `state` (the first time, a [`Sampler::sample`]): they are equally
-    /// weighted. A step is an independent Metropolis–Hastings move (a fresh draw replaces
-    /// the state with probability `min(1, w(new) / w(state))`, `w` the importance weight)
-    /// followed by [`Sampler::shuffle`]. Importance weights alone left a search late in a
-    /// game a third of its worlds' worth, the few heavy worlds counting for all; the
-    /// chain's worlds count alike.
+    /// A new chain of worlds: a first draw, then [`BURN_IN`] fresh draws offered to it.
+    pub fn chain(&self, rng: &mut (impl Rng + ?Sized)) -> Chain {
+        let mut chain = Chain {
+            state: self.sample(rng),
+            stale: false,
+            steps: 0,
+        };
+        self.draw(&mut chain, BURN_IN * FRESH_EVERY, rng);
+        chain
+    }
+
+    /// The next `count` worlds of a Markov chain whose stationary law is π: they are
+    /// equally weighted. Every step is a [`Sampler::shuffle`]; every [`FRESH_EVERY`]-th
+    /// begins with an independent Metropolis–Hastings move (a fresh draw replaces the
+    /// state with probability `min(1, w(new) / w(state))`, `w` the importance weight).
+    /// Importance weights alone left a search late in a game a third of its worlds'
+    /// worth, the few heavy worlds counting for all; the chain's worlds count alike.
     pub fn draw(
         &self,
-        state: &mut Sample,
+        chain: &mut Chain,
         count: usize,
         rng: &mut (impl Rng + ?Sized),
     ) -> Vec<Assignment> {
         (0..count)
             .map(|_| {
-                let fresh = self.sample(rng);
-                if rng.random::<f64>().ln() < fresh.log_weight - state.log_weight {
-                    *state = fresh;
+                if chain.steps.is_multiple_of(FRESH_EVERY) {
+                    let state = &mut chain.state;
+                    if chain.stale {
+                        state.log_weight = self.walk(rng, Some(&state.ranks)).log_weight;
+                        chain.stale = false;
+                    }
+                    let fresh = self.sample(rng);
+                    if rng.random::<f64>().ln() < fresh.log_weight - state.log_weight {
+                        *state = fresh;
+                    }
                 }
-                if self.shuffle(&mut state.ranks, rng) {
-                    state.log_weight = self.walk(rng, Some(&state.ranks)).log_weight;
-                }
-                state.ranks
+                chain.steps += 1;
+                chain.stale |= self.shuffle(&mut chain.state.ranks, rng);
+                chain.state.ranks
             })
             .collect()
     }

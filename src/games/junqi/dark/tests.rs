@@ -673,9 +673,9 @@ fn compare_with_enumeration(belief: &Belief, truth: &Assignment, hidden: &[Piece
         "weighted",
     );
     // Few at a time, as the search asks for them.
-    let mut state = sampler.sample(&mut rng);
+    let mut chain = sampler.chain(&mut rng);
     let drawn: Vec<(Assignment, f64)> = (0..5_000)
-        .flat_map(|_| sampler.draw(&mut state, 4, &mut rng))
+        .flat_map(|_| sampler.draw(&mut chain, 4, &mut rng))
         .map(|ranks| (ranks, 1.0))
         .collect();
     check_frequencies(belief, hidden, &expected, &drawn, exact.len(), "drawn");
