@@ -18,6 +18,7 @@ pub use options::{OptionKind, OptionSpec, RuleOption};
 pub use oracle::{Oracle, Verdict};
 pub use score::{MATE, MATE_BOUND, MAX_PLY, Score, mate_in, mated_in, settle_exchange};
 
+use std::any::Any;
 use std::fmt::Debug;
 use std::sync::Arc;
 
@@ -95,6 +96,14 @@ pub trait Hidden<G>: Send + Sync {
     /// The board as the player to move sees it, and what it knows of each hidden piece
     /// (the protocol's `d`).
     fn display(&self) -> String;
+    /// What the knowledge of a later position in the same game may go on from (Junqi:
+    /// the sampler's chain), so that a belief is not rebuilt from nothing every move.
+    fn handover(&self) -> Option<Box<dyn Any + Send>> {
+        None
+    }
+    /// Goes on from what the knowledge of the position told before handed over, where
+    /// it still fits everything observed since; otherwise starts afresh.
+    fn take_over(&self, _earlier: Box<dyn Any + Send>) {}
 }
 
 /// What a `position` command tells the engine: a position and, when the player to move

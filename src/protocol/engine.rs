@@ -211,6 +211,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     }
 
     fn tell(&mut self, told: Told<G>) {
+        if let (Some(earlier), Some(now)) = (&self.hidden, &told.hidden)
+            && let Some(carried) = earlier.handover()
+        {
+            now.take_over(carried);
+        }
         self.position = told.position;
         self.hidden = told.hidden;
     }

@@ -11,6 +11,7 @@ use crate::games::junqi::notation::diagram;
 use crate::games::junqi::position::{RANKS, rank_of};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use std::any::Any;
 use std::sync::Mutex;
 
 /// Salt of the sampler's seeds, so that the worlds of one `go` differ from batch to batch
@@ -113,6 +114,27 @@ impl Hidden<Position> for Knowledge {
             .iter()
             .map(|ranks| (self.state.world(ranks), 1.0))
             .collect()
+    }
+
+    /// The chain's state: the next position's worlds go on from its world.
+    fn handover(&self) -> Option<Box<dyn Any + Send>> {
+        let chain = self.chain.lock().unwrap_or_else(|e| e.into_inner());
+        chain.clone().map(|c| Box::new(c) as Box<dyn Any + Send>)
+    }
+
+    /// Goes on from the earlier chain's world when it still meets every hard fact (a
+    /// combat since may have ruled it out): its burn-in is already done.
+    fn take_over(&self, earlier: Box<dyn Any + Send>) {
+        let Ok(earlier) = earlier.downcast::<Chain>() else {
+            return;
+        };
+        match self.sampler.resume(&earlier) {
+            Some(resumed) => {
+                log::debug!("the chain of worlds goes on from the position before");
+                *self.chain.lock().unwrap_or_else(|e| e.into_inner()) = Some(resumed);
+            }
+            None => log::debug!("the record rules out the chain's world: a new chain"),
+        }
     }
 
     fn knows_mover(&self) -> bool {

@@ -24,7 +24,8 @@
 use super::infer::{Belief, Contradiction, Facts, Net, Pieces, complete, coupled, reaching};
 use super::{Domain, InfoState, PIECES, PieceId, SEAT_PIECES};
 use crate::games::junqi::position::RANKS;
-use rand::{Rng, RngExt};
+use rand::rngs::StdRng;
+use rand::{Rng, RngExt, SeedableRng};
 
 /// Choices the completion searches of one draw may try, all together. Proving that no
 /// completion has a rank can take a search exponential in the coupled pieces (a long game
@@ -276,6 +277,29 @@ impl Sampler {
         };
         self.draw(&mut chain, BURN_IN * FRESH_EVERY, rng);
         chain
+    }
+
+    /// A chain that goes on from `earlier`'s world (a chain of an earlier belief in the
+    /// same game, whose pieces are the same), if that world meets every hard fact of this
+    /// belief: a world the chain could be in, so it needs no burn-in.
+    pub fn resume(&self, earlier: &Chain) -> Option<Chain> {
+        let ranks = &earlier.state.ranks;
+        // A seat the earlier setup left out has no ranks to go on from.
+        if self
+            .open
+            .iter()
+            .any(|&p| usize::from(ranks[usize::from(p)]) >= RANKS)
+        {
+            return None;
+        }
+        // The walk does not draw when it follows a world; its generator goes unused.
+        let mut unused = StdRng::seed_from_u64(0);
+        let state = self.walk(&mut unused, Some(ranks));
+        state.log_weight.is_finite().then_some(Chain {
+            state,
+            stale: false,
+            steps: 0,
+        })
     }
 
     /// The next `count` worlds of a Markov chain whose stationary law is π: they are

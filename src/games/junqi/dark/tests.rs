@@ -732,6 +732,47 @@ fn the_sampler_matches_exact_enumeration_within_one_seat() {
 }
 
 #[test]
+fn a_chain_goes_on_in_a_later_belief_only_from_a_world_it_allows() {
+    let hidden: Vec<PieceId> = [0, 1, 2, 4, 13].map(|k| PieceId::new(0, k)).to_vec();
+    let domains = [
+        (hidden[0], "adgh"),
+        (hidden[1], "adgc"),
+        (hidden[2], "gah"),
+        (hidden[3], "cdh"),
+        (hidden[4], "hga"),
+    ];
+    let (mut belief, _) = small_belief(&domains);
+    belief.propagate().unwrap();
+    let sampler = Sampler::new(&belief, &[[0.0; RANKS]; PIECES]).unwrap();
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut chain = sampler.chain(&mut rng);
+    let world = *sampler.draw(&mut chain, 5, &mut rng).last().unwrap();
+    // The same belief, and a later one that still allows the chain's world: it goes on
+    // from that world.
+    assert!(sampler.resume(&chain).is_some(), "the chain's own belief");
+    let p = hidden[0];
+    let rank = world[p.index()];
+    let mut later = belief.clone();
+    later.restrict(p, Domain::only(rank)).unwrap();
+    later.propagate().unwrap();
+    let narrower = Sampler::new(&later, &[[0.0; RANKS]; PIECES]).unwrap();
+    let mut resumed = narrower
+        .resume(&chain)
+        .expect("a world the later belief allows");
+    for ranks in narrower.draw(&mut resumed, 50, &mut rng) {
+        assert!(later.admits(&ranks), "a resumed chain left the belief");
+    }
+    // A later belief that rules the world out (a combat showed that piece is another
+    // rank): the chain starts afresh.
+    let other = belief.domain(p).ranks().find(|&r| r != rank).unwrap();
+    let mut ruled_out = belief.clone();
+    ruled_out.restrict(p, Domain::only(other)).unwrap();
+    ruled_out.propagate().unwrap();
+    let sampler = Sampler::new(&ruled_out, &[[0.0; RANKS]; PIECES]).unwrap();
+    assert!(sampler.resume(&chain).is_none());
+}
+
+#[test]
 fn the_sampler_matches_exact_enumeration_across_coupled_seats() {
     // Hidden officers of S and E, joined by combats between them (as enemy and partner
     // pieces are in the dark game), and three S back pieces, two mines and a lieutenant,
