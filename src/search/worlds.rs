@@ -4,7 +4,9 @@
 //! every world, and the moves are compared by their win probability averaged over the
 //! worlds with the worlds' weights. A move that the worlds so far say cannot be chosen
 //! any more is dropped ([`Tallies::contenders`]), so the time goes to more worlds for
-//! the others: a world's search costs about the same for every root move.
+//! the others: a world's search costs about the same for every root move. Before the
+//! first full world a cheap screen, a few worlds searched at depth 0, keeps only the
+//! moves worth a full search ([`SCREEN_WORLDS`]).
 //!
 //! Root moves are the same in every world ([`Hidden::sample`] promises it), so each world
 //! scores all of them. Scores become win probabilities, measured from the world's median
@@ -44,6 +46,19 @@ const PRUNE_AFTER: f64 = 2.0;
 /// Moves kept however far behind the worlds put them: the estimates of two or three
 /// worlds are rough, and the worlds still to come may reorder the leaders.
 const MIN_CONTENDERS: usize = 3;
+
+/// Worlds in which every root move is first searched at depth 0 (its captures only),
+/// before any full search; only the moves these worlds rank best ([`Tallies::screened`])
+/// are searched further. Early in the middle game a full world searches every one of
+/// fifty to seventy root moves, so at 200 ms a move only a handful of worlds were done.
+/// Depth 0 leaves the next seat fewer replies than depth 1, so a move it finds bad is
+/// rarely better searched deeper: in 19 middle-game positions of two matches, the move
+/// 64 full worlds chose ranked in the first six of eight worlds at depth 0 in 18, and
+/// 20th in the other.
+const SCREEN_WORLDS: usize = 8;
+
+/// Moves a screen keeps at most ([`SCREEN_WORLDS`]).
+const SCREEN_KEEP: usize = 12;
 
 /// Nodes one root move's search may spend in one world (about 40 ms at Junqi's half a
 /// million nodes a second): a combat-heavy world must not eat the time of many others.
@@ -264,6 +279,21 @@ impl Tallies {
         hopeful.iter().map(|&h| h >= bar).collect()
     }
 
+    /// Which moves a screen at depth 0 keeps for the full search: the contenders, at most
+    /// [`SCREEN_KEEP`] of them, the most hopeful.
+    fn screened(&self) -> Vec<bool> {
+        let mut keep = self.contenders();
+        let mut hopeful: Vec<(usize, f64)> = (0..self.moves.len())
+            .filter(|&m| keep[m])
+            .map(|m| (m, self.mean(m) + self.margin(m)))
+            .collect();
+        hopeful.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for &(m, _) in hopeful.iter().skip(SCREEN_KEEP) {
+            keep[m] = false;
+        }
+        keep
+    }
+
     /// Keeps the moves `keep` marks, in order.
     fn retain(&mut self, keep: &[bool]) {
         retain_marked(&mut self.moves, keep);
@@ -425,13 +455,13 @@ pub fn search<G: Game, E: Evaluator<G>>(
     // is not begun when its draw could run past the hard limit. The longest, not the
     // last: a chain's steps differ in cost (Junqi's take a fresh draw one step in four).
     let mut drawing = Duration::ZERO;
-    // The move played if no world's search finishes in time: the best in the first world
-    // by the captures that follow each move (depth 0), which costs a few per cent of a
-    // full world (1,350 nodes against 93,000 in the position of the dark game's test). On
-    // a loaded machine at 200 ms a move the first world (every root move, nothing dropped
-    // yet) may not finish, and the first move generated once left the flag to an engineer
-    // beside it.
-    let mut fallback = None;
+    // Worlds searched at depth 0 (the captures that follow each move) before any full
+    // search, and what they say: see [`SCREEN_WORLDS`]. They also give the move played if
+    // time runs out before a full world is done (on a loaded machine at 200 ms a move the
+    // first full world may not finish, and the first move generated once left the flag to
+    // an engineer beside it).
+    let mut screen = Tallies::new(moves.len());
+    let mut screened = 0;
     loop {
         let enough = if limits.infinite || control.is_pondering() {
             false
@@ -474,21 +504,36 @@ pub fn search<G: Game, E: Evaluator<G>>(
                 &out_of_time,
             )
         };
-        if seed == 1 && depth > 0 {
-            fallback = search(&batch[0].0, 0).map(|(scores, spent)| {
-                nodes += spent;
-                (0..scores.len()).max_by_key(|&m| scores[m]).unwrap_or(0)
-            });
-        }
-        let work = |(world, weight): &(G, f64)| search(world, depth).map(|r| (*weight, r));
+        let screening = depth > 0 && screened < SCREEN_WORLDS;
+        let world_depth = if screening { 0 } else { depth };
+        let work = |(world, weight): &(G, f64)| search(world, world_depth).map(|r| (*weight, r));
         let done: Vec<_> = match &pool {
             Some(pool) => pool.install(|| batch.par_iter().map(work).collect()),
             None => batch.iter().map(work).collect(),
         };
         for (weight, (scores, spent)) in done.into_iter().flatten() {
-            worlds += 1;
             nodes += spent;
-            tallies.add_world(weight, &scores);
+            if screening {
+                screened += 1;
+                screen.add_world(weight, &scores);
+            } else {
+                worlds += 1;
+                tallies.add_world(weight, &scores);
+            }
+        }
+        if screening {
+            if screened >= SCREEN_WORLDS {
+                let keep = screen.screened();
+                log::debug!(
+                    "screened in {screened} worlds: {} of {} moves kept",
+                    keep.iter().filter(|&&k| k).count(),
+                    moves.len()
+                );
+                retain_marked(&mut moves, &keep);
+                screen.retain(&keep);
+                tallies.retain(&keep);
+            }
+            continue;
         }
         if worlds == 0 {
             continue;
@@ -509,7 +554,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
         send(&tallies, moves[best], best, worlds, nodes);
     }
     if worlds == 0 {
-        best = fallback.unwrap_or(0);
+        best = if screened > 0 { screen.choice() } else { 0 };
     } else if let Some(skill) = params.skill {
         best = tallies.weakened_choice(skill);
     }
