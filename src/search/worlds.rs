@@ -119,8 +119,8 @@ struct Tallies {
     moves: Vec<Tally>,
 }
 
-/// What the worlds said of one root move so far: weighted sums, and its values in the
-/// order of the worlds.
+/// What the worlds said of one root move so far: weighted sums, and its win
+/// probabilities in the order of the worlds.
 #[derive(Clone, Default)]
 struct Tally {
     /// The move's values against the world's median move.
@@ -135,7 +135,7 @@ struct Tally {
     probabilities: Vec<f64>,
 }
 
-/// How many independent draws the values of a sequence of worlds are worth, by batch
+/// How many independent draws a sequence of worlds' values is worth, by batch
 /// means: the spread of the means of √n consecutive values against what independent
 /// values would give. Worlds drawn by a Markov chain follow one another closely, so
 /// their values come in runs and count for fewer than their number.
