@@ -8,9 +8,10 @@ searched and what they are worth (its last `info ... string worlds N independent
         --moves 80 --load 3 games.rec
 
 prints the median, 90th percentile and slowest move, the overshoot past the movetime, and
-the worlds (and independent worlds) per move. `--load N` keeps N busy loops running meanwhile (a loaded machine:
-the issue's overshoot figure is measured on two cores under load); several `--qiyi`
-builds are timed in turn, twice each, so that two builds meet the same load.
+the worlds (and independent worlds) per move. `--load N` keeps N busy loops running
+meanwhile (a loaded machine: the issue's overshoot figure is measured on two cores under
+load); several `--qiyi` builds are timed in turn, twice each, so that two builds meet the
+same load.
 """
 import argparse
 import multiprocessing

@@ -152,8 +152,8 @@ pub struct Report<M> {
 pub struct WorldsReport {
     /// Worlds searched.
     pub searched: usize,
-    /// How many independent worlds the chosen move's value is worth: fewer than those
-    /// searched when the worlds come from a chain that moves in small steps.
+    /// How many independent worlds the chosen move's win probabilities are worth: fewer
+    /// than those searched when the worlds come from a chain that moves in small steps.
     pub independent: f64,
     /// The chosen move's win probability over the worlds.
     pub win_probability: f64,
