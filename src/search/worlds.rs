@@ -701,6 +701,29 @@ mod tests {
     /// Two worlds that agree (or one drawn twice) show no spread; a move a little behind
     /// in both is not dropped on their word, one far behind is.
     #[test]
+    fn a_screen_keeps_the_most_hopeful_contenders_and_no_more() {
+        // Twenty quiet moves a little apart, and two that lose a piece in every world.
+        let worlds: Vec<Vec<Score>> = (0..8)
+            .map(|w| {
+                let mut scores: Vec<Score> = (0..20).map(|m| -3 * m + (w % 3)).collect();
+                scores.extend([-600, -700]);
+                scores
+            })
+            .collect();
+        let tallies = tally(&worlds);
+        let keep = tallies.screened();
+        let kept: Vec<usize> = (0..keep.len()).filter(|&m| keep[m]).collect();
+        assert_eq!(kept, (0..SCREEN_KEEP).collect::<Vec<_>>());
+        // Never a move the contenders' rule drops; with few moves, what that rule keeps
+        // (the three most hopeful at least).
+        let contenders = tallies.contenders();
+        assert!((0..keep.len()).all(|m| !keep[m] || contenders[m]));
+        let few = tally(&worlds.iter().map(|w| w[18..].to_vec()).collect::<Vec<_>>());
+        assert_eq!(few.screened(), few.contenders());
+        assert_eq!(few.screened(), [true, true, true, false]);
+    }
+
+    #[test]
     fn two_worlds_that_agree_drop_only_moves_far_behind() {
         let world = vec![400, 330, 0, -100, -200, -2000];
         let tallies = tally(&[world.clone(), world]);
