@@ -698,8 +698,6 @@ mod tests {
         assert_eq!(tallies.choice(), 0);
     }
 
-    /// Two worlds that agree (or one drawn twice) show no spread; a move a little behind
-    /// in both is not dropped on their word, one far behind is.
     #[test]
     fn a_screen_keeps_the_most_hopeful_contenders_and_no_more() {
         // Twenty quiet moves a little apart, and two that lose a piece in every world.
@@ -723,6 +721,8 @@ mod tests {
         assert_eq!(few.screened(), [true, true, true, false]);
     }
 
+    /// Two worlds that agree (or one drawn twice) show no spread; a move a little behind
+    /// in both is not dropped on their word, one far behind is.
     #[test]
     fn two_worlds_that_agree_drop_only_moves_far_behind() {
         let world = vec![400, 330, 0, -100, -200, -2000];
