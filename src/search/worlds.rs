@@ -238,6 +238,12 @@ impl Tallies {
         self.mean(m) - self.margin(m)
     }
 
+    /// Move `m`'s mean plus its margin: what it may yet turn out to be worth, by which
+    /// moves are kept ([`Tallies::contenders`], [`Tallies::screened`]).
+    fn hope(&self, m: usize) -> f64 {
+        self.mean(m) + self.margin(m)
+    }
+
     /// The root move to play: the best by [`Tallies::cautious`].
     fn choice(&self) -> usize {
         (0..self.moves.len())
@@ -268,9 +274,7 @@ impl Tallies {
         if effective < PRUNE_AFTER {
             return vec![true; self.moves.len()];
         }
-        let hopeful: Vec<f64> = (0..self.moves.len())
-            .map(|m| self.mean(m) + self.margin(m))
-            .collect();
+        let hopeful: Vec<f64> = (0..self.moves.len()).map(|m| self.hope(m)).collect();
         let mut ranked = hopeful.clone();
         ranked.sort_unstable_by(|a, b| b.total_cmp(a));
         let bar = self
@@ -285,7 +289,7 @@ impl Tallies {
         let mut keep = self.contenders();
         let mut hopeful: Vec<(usize, f64)> = (0..self.moves.len())
             .filter(|&m| keep[m])
-            .map(|m| (m, self.mean(m) + self.margin(m)))
+            .map(|m| (m, self.hope(m)))
             .collect();
         hopeful.sort_by(|a, b| b.1.total_cmp(&a.1));
         for &(m, _) in hopeful.iter().skip(SCREEN_KEEP) {
