@@ -62,6 +62,10 @@ const CAMP_OWN: Score = 8;
 const CAMP_ENEMY: Score = 30;
 /// Per empty station a movable piece could reach along the rails or by a step.
 const MOBILITY: Score = 2;
+/// A seat whose turn comes with no piece able to move is out, with everything it still
+/// has: the less it has left that can move, the nearer that is. By the number of movable
+/// pieces left, one to three (none counts as the whole seat lost).
+const FEW_MOVERS: [Score; 3] = [400, 160, 50];
 /// The no-combat counter damps the score over the last plies before the draw, so the
 /// side that is ahead prefers combat (which resets the counter) to quiet shuffling.
 const DRAW_WINDOW: i32 = 30;
@@ -187,6 +191,7 @@ impl Eval {
         let mut count = [[0u8; RANKS]; 4];
         let mut flag_at = [usize::MAX; 4];
         let mut intruders = [0u8; 4];
+        let mut movers = [0u8; 4];
         for (s, &p) in board.iter().enumerate() {
             if p == EMPTY || n == occupied.len() {
                 continue;
@@ -200,6 +205,7 @@ impl Eval {
             if r == usize::from(FLAG) {
                 flag_at[seat] = s;
             }
+            movers[seat] += u8::from(can_move(tables, p, s));
             if s < CENTRE && team(s / 30) != team(seat) {
                 intruders[s / 30] += 1;
             }
@@ -351,16 +357,22 @@ impl Eval {
             score[seat] += safety + SEAT;
         }
 
+        // A live seat with nothing that can move is out when its turn comes.
+        let gone = |seat: usize| pos.is_out(seat) || movers[seat] == 0;
         let mut total = 0;
         for seat in 0..4 {
+            if gone(seat) {
+                continue;
+            }
             let th = &threats[seat];
             // The seat saves its most valuable threatened piece; the second one falls.
             let loss = th.early + th.late[0] / 8 + th.late[1] / 2;
-            let own = score[seat] - loss;
+            let few = FEW_MOVERS.get(usize::from(movers[seat]) - 1).copied();
+            let own = score[seat] - loss - few.unwrap_or(0);
             total += if team(seat) == 0 { own } else { -own };
         }
         for t in 0..2 {
-            let live = (0..2).filter(|k| !pos.is_out(t + 2 * k)).count();
+            let live = (0..2).filter(|k| !gone(t + 2 * k)).count();
             if live == 1 {
                 total += if t == 0 { -ALONE } else { ALONE };
             }
@@ -493,6 +505,37 @@ mod tests {
         pos.board[27] = EMPTY;
         let unmined = Eval.evaluate(&pos);
         assert!(unmined < base - FLAG_MINE, "{base} -> {unmined}");
+    }
+
+    #[test]
+    fn a_seat_left_with_nothing_that_moves_counts_as_lost() {
+        // S keeps its flag, its mines and the piece in its other HQ, none of which moves;
+        // its partner N is to move, so the scores are S's team's.
+        let l = DEFAULT_LINEUP;
+        let mut stranded = setup([l; 4], 'N');
+        for s in 0..30 {
+            let p = stranded.board[s];
+            if p != EMPTY && rank_of(p) != FLAG && rank_of(p) != MINE && s != 28 {
+                stranded.board[s] = EMPTY;
+            }
+        }
+        let none = Eval.evaluate(&stranded);
+        // One lieutenant on S's front row keeps the seat in the game.
+        let mut one = stranded.clone();
+        one.board[2] = 7;
+        let one = Eval.evaluate(&one);
+        assert!(one - none > SEAT, "none {none}, one {one}");
+        // A second and a third mover are worth more than their material alone.
+        let mut three = stranded.clone();
+        three.board[0] = 7;
+        three.board[2] = 7;
+        three.board[4] = 7;
+        let three = Eval.evaluate(&three);
+        let material = 2 * BASE[7];
+        assert!(
+            three - one > material + FEW_MOVERS[0] / 2,
+            "one {one}, three {three}"
+        );
     }
 
     #[test]
