@@ -1,8 +1,8 @@
 //! The `qiyi` command line: the protocol loop by default, `perft` and `bench` for
 //! correctness and speed figures, `datagen` for training positions from self-play, `train`
-//! for the networks, `tune` for the chess and shogi evaluations' weights, `solve` for the
-//! FourSquare table, `referee` for Junqi matches between engines, `play` for a board in
-//! the browser. Dispatch only; the work lives in the modules below. It is part of the
+//! for the networks, `tune` for the chess, shogi and Junqi evaluations' weights, `solve`
+//! for the FourSquare table, `referee` for Junqi matches between engines, `play` for a
+//! board in the browser. Dispatch only; the work lives in the modules below. It is part of the
 //! library (not `src/main.rs`) so that the unit tests check its definition.
 
 use crate::games::GameKind;
@@ -61,7 +61,7 @@ enum Action {
     /// Fit a game's evaluation weights to game results (Texel tuning); writes the source
     /// of `src/games/<game>/weights.rs`.
     Tune {
-        /// `chess` or `shogi`.
+        /// `chess`, `shogi` or `junqi`.
         #[arg(long, value_parser = parse_game, default_value = "chess")]
         game: GameKind,
         #[command(flatten)]
@@ -143,6 +143,7 @@ pub fn main() -> ExitCode {
         Some(Action::Tune { game, tuning }) => match game {
             GameKind::Chess => tuning.run::<crate::games::chess::Position>(),
             GameKind::Shogi => tuning.run::<crate::games::shogi::Position>(),
+            GameKind::Junqi => tuning.run::<crate::games::junqi::Position>(),
             other => Err(anyhow::anyhow!("{other} has no tunable evaluation")),
         },
         Some(Action::Datagen { game, settings }) => game

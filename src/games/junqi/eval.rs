@@ -7,6 +7,11 @@
 //! come the one-move threats between pieces (who can take what before the victim's seat
 //! gets to move), rail mobility, camps and the no-combat draw counter.
 //!
+//! Every term is a weight of `weights.rs` times a count (`core::linear`), the weights
+//! blended from a full board to an empty one by the pieces left, so that `qiyi tune` can
+//! fit them all to game results; what a threat puts at stake and move ordering use fixed
+//! values ([`BASE`]), since they are needed before or without a full count.
+//!
 //! One evaluation is two passes over the board plus a few short ray walks per piece; it
 //! runs at every node of the search, so everything here is table lookups and counting.
 
@@ -14,15 +19,19 @@ use super::board::{CENTRE, Kind, NO_STATION, STATIONS, TABLES, Tables};
 use super::position::{
     BOMB, EMPTY, ENGINEER, FLAG, MINE, Move, Position, RANKS, rank_of, seat_of, team,
 };
+use super::weights::WEIGHTS;
+use crate::core::linear::{Pair, Sink, Total, Trace};
+use crate::core::tunable::Tunable;
 use crate::core::{Evaluator, MATE_BOUND, MoveList, Score};
 
-/// Base value per rank `a`..`l`. Officers roughly double every two ranks: a marshal is
-/// the only piece nothing but a bomb (or the other marshal) stops. Engineers and bombs
-/// get their value from the enemy's remaining pieces ([`Values`]); mines are worth a
-/// little in themselves and more next to their flag ([`FLAG_MINE`]); the flag has no
-/// material value because losing it loses the whole seat ([`SEAT`]).
+/// Fixed values per rank `a`..`l`, for what must not wait for a board scan: move ordering,
+/// quiescence pruning and what a threat puts at stake. Officers roughly double every two
+/// ranks: a marshal is the only piece nothing but a bomb (or the other marshal) stops.
+/// Engineers and bombs get their value from the enemy's remaining pieces ([`Values`]);
+/// the flag has no material value because losing it loses the whole seat. The material
+/// the evaluation counts is in [`WEIGHTS`], fitted to games.
 const BASE: [Score; RANKS] = [1000, 700, 420, 280, 190, 130, 90, 60, 70, 70, 0, 0];
-/// An engineer's worth before counting enemy mines.
+/// An engineer's worth before counting enemy mines, in the threat values.
 const ENGINEER_BASE: Score = 60;
 /// Per enemy mine left: only engineers clear mines without dying.
 const ENGINEER_PER_MINE: Score = 10;
@@ -33,42 +42,75 @@ const LAST_ENGINEER: Score = 40;
 /// A bomb's worth before the enemy's strongest officer is counted (a third of it added):
 /// a bomb trades for anything, so it is worth what it can still trade for.
 const BOMB_BASE: Score = 120;
-/// Per live seat: losing the flag loses every piece at once and a turn in each round.
-const SEAT: Score = 1200;
-/// A team down to one seat moves once a round against the enemy's twice.
-const ALONE: Score = 1500;
 /// What taking a flag is worth in the threat terms (the seat's material comes on top
 /// once it is really gone; this is only the weight of the threat).
 const FLAG_GAIN: Score = 3000;
-/// A mine on a step neighbour of its flag: only engineers and bombs get past it.
-const FLAG_MINE: Score = 50;
-/// A bomb beside the flag: whatever takes that route dies with it.
-const FLAG_BOMB: Score = 35;
-/// Any other friendly piece beside the flag blocks the square.
-const FLAG_GUARD: Score = 15;
-/// An empty square beside the flag is an open approach.
-const FLAG_OPEN: Score = 20;
-/// Per enemy piece that can ride onto the empty rail square beside a flag next ply: the
-/// flag falls the ply after.
-const OPEN_RAIL: Score = 120;
-/// A public flag (its marshal is dead): the enemy knows where to strike, and in the dark
-/// game the bluff of two HQs is gone. The intrusion danger counts half as much again.
-const PUBLIC_FLAG: Score = 40;
-/// Danger per enemy piece inside a seat's area, by the row it stands on (row 5 holds
-/// the HQs).
-const INTRUSION: [Score; 6] = [4, 8, 14, 22, 40, 60];
-/// A piece in a camp cannot be attacked: a safe post, most useful in enemy territory.
-const CAMP_OWN: Score = 8;
-const CAMP_ENEMY: Score = 30;
-/// Per empty station a movable piece could reach along the rails or by a step.
-const MOBILITY: Score = 2;
-/// A seat whose turn comes with no piece able to move is out, with everything it still
-/// has: the less it has left that can move, the nearer that is. By the number of movable
-/// pieces left, one to three (none counts as the whole seat lost).
-const FEW_MOVERS: [Score; 3] = [400, 160, 50];
 /// The no-combat counter damps the score over the last plies before the draw, so the
 /// side that is ahead prefers combat (which resets the counter) to quiet shuffling.
 const DRAW_WINDOW: i32 = 30;
+/// Pieces on the board at the start: the blend goes from the weights' first value (a full
+/// board) to their second (an empty one) as pieces leave.
+const FULL_BOARD: i32 = 100;
+
+/// The evaluation's terms: each is a weight of [`WEIGHTS`] times a count, per team.
+pub(super) mod terms {
+    /// Material per officer rank, marshal to platoon leader.
+    pub const OFFICER: usize = 0;
+    /// Per engineer.
+    pub const ENGINEER: usize = OFFICER + 8;
+    /// Per engineer and enemy mine left: only engineers clear mines without dying.
+    pub const ENGINEER_PER_MINE: usize = ENGINEER + 1;
+    /// Per engineer and enemy flag with a mine beside it: such a flag falls only to an
+    /// engineer (or a bomb).
+    pub const ENGINEER_PER_GUARDED_FLAG: usize = ENGINEER_PER_MINE + 1;
+    /// A seat's last engineer: without one, mined flags are out of reach.
+    pub const LAST_ENGINEER: usize = ENGINEER_PER_GUARDED_FLAG + 1;
+    pub const MINE: usize = LAST_ENGINEER + 1;
+    pub const BOMB: usize = MINE + 1;
+    /// Per bomb and thirtieth of the fixed value of the enemy's strongest officer: a bomb
+    /// trades for anything, so it is worth what it can still trade for.
+    pub const BOMB_PER_STRONGEST: usize = BOMB + 1;
+    /// Per live seat: losing the flag loses every piece at once and a turn in each round.
+    pub const SEAT: usize = BOMB_PER_STRONGEST + 1;
+    /// A team down to one seat moves once a round against the enemy's twice.
+    pub const ALONE: usize = SEAT + 1;
+    /// A mine on a step neighbour of its flag: only engineers and bombs get past it.
+    pub const FLAG_MINE: usize = ALONE + 1;
+    /// A bomb beside the flag: whatever takes that route dies with it.
+    pub const FLAG_BOMB: usize = FLAG_MINE + 1;
+    /// Any other friendly piece beside the flag blocks the square.
+    pub const FLAG_GUARD: usize = FLAG_BOMB + 1;
+    /// An empty square beside the flag is an open approach.
+    pub const FLAG_OPEN: usize = FLAG_GUARD + 1;
+    /// Per enemy piece (two at most) that can ride onto the empty rail square beside a
+    /// flag next ply: the flag falls the ply after.
+    pub const OPEN_RAIL: usize = FLAG_OPEN + 1;
+    /// A public flag (its marshal is dead): the enemy knows where to strike, and in the
+    /// dark game the bluff of two HQs is gone.
+    pub const PUBLIC_FLAG: usize = OPEN_RAIL + 1;
+    /// Per enemy piece inside a seat's area, by the row it stands on (row 5 holds the HQs).
+    pub const INTRUSION: usize = PUBLIC_FLAG + 1;
+    /// The same when the seat's flag is public.
+    pub const INTRUSION_PUBLIC: usize = INTRUSION + 6;
+    /// A piece in a camp cannot be attacked: a safe post, most useful in enemy territory.
+    pub const CAMP_OWN: usize = INTRUSION_PUBLIC + 6;
+    pub const CAMP_ENEMY: usize = CAMP_OWN + 1;
+    /// Per empty station a movable piece on a rail could reach along the rails or by a step.
+    pub const MOBILITY: usize = CAMP_ENEMY + 1;
+    /// A seat whose turn comes with no piece able to move is out, with everything it still
+    /// has: the fewer it has that can move, the nearer that is. By one to three movable
+    /// pieces left (none counts as the whole seat lost).
+    pub const FEW_MOVERS: usize = MOBILITY + 1;
+    /// Per 16 centipawns at stake (by the fixed values) against pieces whose attacker
+    /// moves before their seat does, an attacker beside the flag included.
+    pub const THREAT_EARLY: usize = FEW_MOVERS + 3;
+    /// Per 16 centipawns at stake against the piece the seat can save by moving first, the
+    /// most valuable of those threatened.
+    pub const THREAT_SAVED: usize = THREAT_EARLY + 1;
+    /// The same for the second most valuable: the seat cannot save both.
+    pub const THREAT_SECOND: usize = THREAT_SAVED + 1;
+    pub const COUNT: usize = THREAT_SECOND + 1;
+}
 
 /// The values that depend on the enemy's remaining pieces, per team.
 #[derive(Clone, Copy, Debug)]
@@ -168,6 +210,8 @@ fn scan(tables: &Tables, board: &[u8; STATIONS], s: usize, mut hit: impl FnMut(u
 struct Threats {
     /// Sum of the best gains against pieces whose attacker moves first, weighted.
     early: Score,
+    /// What an enemy beside the flag puts at stake.
+    flag: Score,
     /// The two best gains against pieces the seat can still save by moving first.
     late: [Score; 2],
 }
@@ -176,208 +220,315 @@ struct Threats {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Eval;
 
-impl Eval {
-    /// The evaluation from team 0's (S+N's) view, before the draw damping.
-    fn absolute(&self, pos: &Position) -> Score {
-        let tables = &*TABLES;
-        let board = &pos.board;
-        let side = usize::from(pos.side);
-        // Plies until each seat moves, up to order: out seats are skipped alike.
-        let order = |seat: usize| (seat + 4 - side) % 4;
+/// Walks `pos` once and hands every term of the evaluation, with its count for each
+/// team, to `sink` (see `core::linear`); answers the pieces on the board, the blend's
+/// phase.
+fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
+    let tables = &*TABLES;
+    let board = &pos.board;
+    let side = usize::from(pos.side);
+    // Plies until each seat moves, up to order: out seats are skipped alike.
+    let order = |seat: usize| (seat + 4 - side) % 4;
 
-        // Pass 1: where the pieces are, what each seat has left, where the flags stand.
-        let mut occupied = [0u8; 4 * 25];
-        let mut n = 0;
-        let mut count = [[0u8; RANKS]; 4];
-        let mut flag_at = [usize::MAX; 4];
-        let mut intruders = [0u8; 4];
-        let mut movers = [0u8; 4];
-        for (s, &p) in board.iter().enumerate() {
-            if p == EMPTY || n == occupied.len() {
-                continue;
-            }
-            occupied[n] = s as u8;
-            n += 1;
-            let (seat, r) = (seat_of(p) & 3, usize::from(rank_of(p)));
-            if r < RANKS {
-                count[seat][r] += 1;
-            }
-            if r == usize::from(FLAG) {
-                flag_at[seat] = s;
-            }
-            movers[seat] += u8::from(can_move(tables, p, s));
-            if s < CENTRE && team(s / 30) != team(seat) {
-                intruders[s / 30] += 1;
-            }
+    // Pass 1: where the pieces are, what each seat has left, where the flags stand.
+    let mut occupied = [0u8; 4 * 25];
+    let mut n = 0;
+    let mut count = [[0u8; RANKS]; 4];
+    let mut flag_at = [usize::MAX; 4];
+    let mut intruders = [0u8; 4];
+    let mut movers = [0u8; 4];
+    for (s, &p) in board.iter().enumerate() {
+        if p == EMPTY || n == occupied.len() {
+            continue;
         }
-        let mut mines = [0; 2];
-        let mut guarded = [0; 2];
-        let mut strongest = [Score::from(0u8); 2];
-        for seat in 0..4 {
-            let t = team(seat);
-            mines[t] += Score::from(count[seat][usize::from(MINE)]);
-            if let Some(r) = (0..usize::from(ENGINEER)).find(|&r| count[seat][r] > 0) {
-                strongest[t] = strongest[t].max(BASE[r]);
-            }
-            if flag_at[seat] != usize::MAX {
-                let mined = tables.step[flag_at[seat]]
-                    .iter()
-                    .take_while(|&&x| x != NO_STATION)
-                    .any(|&x| board[usize::from(x)] == (seat as u8) << 4 | MINE);
-                guarded[t] += Score::from(mined);
-            }
+        occupied[n] = s as u8;
+        n += 1;
+        let (seat, r) = (seat_of(p) & 3, usize::from(rank_of(p)));
+        if r < RANKS {
+            count[seat][r] += 1;
         }
-        let values = Values {
-            engineer: [0, 1].map(|t| {
-                ENGINEER_BASE
-                    + ENGINEER_PER_MINE * mines[1 - t]
-                    + ENGINEER_PER_GUARDED_FLAG * guarded[1 - t]
-            }),
-            bomb: [0, 1].map(|t| BOMB_BASE + strongest[1 - t] / 3),
-        };
+        if r == usize::from(FLAG) {
+            flag_at[seat] = s;
+        }
+        movers[seat] += u8::from(can_move(tables, p, s));
+        if s < CENTRE && team(s / 30) != team(seat) {
+            intruders[s / 30] += 1;
+        }
+    }
+    // A live seat with nothing that can move is out when its turn comes: none of its
+    // terms count.
+    let gone = |seat: usize| pos.is_out(seat) || movers[seat] == 0;
+    let mut mines = [0; 2];
+    let mut guarded = [0; 2];
+    let mut strongest = [Score::from(0u8); 2];
+    for seat in 0..4 {
+        let t = team(seat);
+        mines[t] += i32::from(count[seat][usize::from(MINE)]);
+        if let Some(r) = (0..usize::from(ENGINEER)).find(|&r| count[seat][r] > 0) {
+            strongest[t] = strongest[t].max(BASE[r]);
+        }
+        if flag_at[seat] != usize::MAX {
+            let mined = tables.step[flag_at[seat]]
+                .iter()
+                .take_while(|&&x| x != NO_STATION)
+                .any(|&x| board[usize::from(x)] == (seat as u8) << 4 | MINE);
+            guarded[t] += i32::from(mined);
+        }
+    }
+    let values = Values {
+        engineer: [0, 1].map(|t| {
+            ENGINEER_BASE
+                + ENGINEER_PER_MINE * mines[1 - t]
+                + ENGINEER_PER_GUARDED_FLAG * guarded[1 - t]
+        }),
+        bomb: [0, 1].map(|t| BOMB_BASE + strongest[1 - t] / 3),
+    };
 
-        // Each piece's value, by station, for the threat look-ups.
-        let mut value_at = [0 as Score; STATIONS];
-        for &s in &occupied[..n] {
-            let p = board[usize::from(s)];
-            let have = count[seat_of(p) & 3][usize::from(rank_of(p)).min(RANKS - 1)];
-            value_at[usize::from(s)] = values.of(p, have);
+    // Material, per live seat.
+    for seat in (0..4).filter(|&seat| !gone(seat)) {
+        let t = team(seat);
+        let have = |r: u8| i32::from(count[seat][usize::from(r)]);
+        for r in 0..ENGINEER {
+            sink.add(t, terms::OFFICER + usize::from(r), have(r));
         }
-
-        // Pass 2: material, camps, intrusion, mobility and threats, per seat.
-        let mut score = [0 as Score; 4];
-        let mut danger = [0 as Score; 4];
-        let mut threats = [Threats::default(); 4];
-        for &s in &occupied[..n] {
-            let s = usize::from(s);
-            let p = board[s];
-            let seat = seat_of(p) & 3;
-            let (t, r) = (team(seat), rank_of(p));
-            let value = value_at[s];
-            score[seat] += value;
-            let kind = tables.kind[s];
-            if s < CENTRE && team(s / 30) != t {
-                danger[s / 30] += INTRUSION[(s % 30) / 5];
-                if kind == Kind::Camp {
-                    score[seat] += CAMP_ENEMY;
-                }
-            } else if kind == Kind::Camp {
-                score[seat] += CAMP_OWN;
-            }
-            // A road station behind the front row is reached only by steps from its own
-            // area: with no enemy there, nothing can attack it. Nothing attacks a camp,
-            // and only rail mobility is counted. Flags are looked at in the flag safety
-            // below.
-            if r == FLAG || kind == Kind::Camp || (kind != Kind::Rail && intruders[s / 30] == 0) {
-                continue;
-            }
-            // Attackers of this piece, and its own freedom of movement.
-            let mut early = 0;
-            let mut late = 0;
-            let empty = scan(tables, board, s, |h| {
-                let q = board[h];
-                let qs = seat_of(q) & 3;
-                if team(qs) == t || !can_move(tables, q, h) {
-                    return;
-                }
-                let gain = combat_gain(q, p, value_at[h], value);
-                if gain <= 0 {
-                    return;
-                }
-                if order(qs) < order(seat) {
-                    // The mover's own capture is quiescence's to play; statically it is
-                    // only a tempo. Another seat moving first takes half on average.
-                    let weighted = if order(qs) == 0 { gain / 4 } else { gain / 2 };
-                    early = early.max(weighted);
-                } else {
-                    late = late.max(gain);
-                }
-            });
-            if kind == Kind::Rail && can_move(tables, p, s) {
-                score[seat] += MOBILITY * empty;
-            }
-            let th = &mut threats[seat];
-            th.early += early;
-            if late > th.late[0] {
-                th.late = [late, th.late[0]];
-            } else if late > th.late[1] {
-                th.late[1] = late;
-            }
+        let engineers = have(ENGINEER);
+        sink.add(t, terms::ENGINEER, engineers);
+        sink.add(t, terms::ENGINEER_PER_MINE, engineers * mines[1 - t]);
+        sink.add(
+            t,
+            terms::ENGINEER_PER_GUARDED_FLAG,
+            engineers * guarded[1 - t],
+        );
+        sink.add(t, terms::LAST_ENGINEER, i32::from(engineers == 1));
+        sink.add(t, terms::MINE, have(MINE));
+        sink.add(t, terms::BOMB, have(BOMB));
+        sink.add(
+            t,
+            terms::BOMB_PER_STRONGEST,
+            have(BOMB) * strongest[1 - t] / 30,
+        );
+        if let Some(few) = usize::from(movers[seat]).checked_sub(1).filter(|&m| m < 3) {
+            sink.add(t, terms::FEW_MOVERS + few, 1);
         }
+    }
 
-        // Flag safety per live seat.
-        for seat in 0..4 {
-            let f = flag_at[seat];
-            if pos.is_out(seat) || f == usize::MAX {
-                continue;
+    // Each piece's value, by station, for the threat look-ups.
+    let mut value_at = [0 as Score; STATIONS];
+    for &s in &occupied[..n] {
+        let p = board[usize::from(s)];
+        let have = count[seat_of(p) & 3][usize::from(rank_of(p)).min(RANKS - 1)];
+        value_at[usize::from(s)] = values.of(p, have);
+    }
+
+    // Pass 2: camps, intrusion, mobility and threats, per seat.
+    let mut intrusion = [[0; 6]; 4];
+    let mut threats = [Threats::default(); 4];
+    for &s in &occupied[..n] {
+        let s = usize::from(s);
+        let p = board[s];
+        let seat = seat_of(p) & 3;
+        if gone(seat) {
+            continue;
+        }
+        let (t, r) = (team(seat), rank_of(p));
+        let value = value_at[s];
+        let kind = tables.kind[s];
+        if s < CENTRE && team(s / 30) != t {
+            intrusion[s / 30][(s % 30) / 5] += 1;
+            if kind == Kind::Camp {
+                sink.add(t, terms::CAMP_ENEMY, 1);
             }
-            let t = team(seat);
-            let mut safety = 0;
-            let mut attacked = 0;
-            for &x in tables.step[f].iter().take_while(|&&x| x != NO_STATION) {
-                let x = usize::from(x);
-                let q = board[x];
-                if q == EMPTY {
-                    safety -= FLAG_OPEN;
-                    if tables.kind[x] == Kind::Rail {
-                        let mut riders = 0;
-                        scan(tables, board, x, |h| {
-                            let a = board[h];
-                            if team(seat_of(a)) != t && can_move(tables, a, h) {
-                                riders += 1;
-                            }
-                        });
-                        safety -= OPEN_RAIL * riders.min(2);
-                    }
-                } else if team(seat_of(q)) != t {
-                    // An attacker beside the flag: if its seat moves first the flag is
-                    // as good as gone; otherwise it must be killed at once (a flag
-                    // cannot step away).
-                    if can_move(tables, q, x) {
-                        attacked = attacked.max(if order(seat_of(q)) < order(seat) {
-                            FLAG_GAIN / 2
-                        } else {
-                            FLAG_GAIN / 4
-                        });
-                    }
-                } else {
-                    safety += match rank_of(q) {
-                        MINE if seat_of(q) == seat => FLAG_MINE,
-                        BOMB => FLAG_BOMB,
-                        _ => FLAG_GUARD,
-                    };
-                }
+        } else if kind == Kind::Camp {
+            sink.add(t, terms::CAMP_OWN, 1);
+        }
+        // A road station behind the front row is reached only by steps from its own
+        // area: with no enemy there, nothing can attack it. Nothing attacks a camp,
+        // and only rail mobility is counted. Flags are looked at in the flag safety
+        // below.
+        if r == FLAG || kind == Kind::Camp || (kind != Kind::Rail && intruders[s / 30] == 0) {
+            continue;
+        }
+        // Attackers of this piece, and its own freedom of movement.
+        let mut early = 0;
+        let mut late = 0;
+        let empty = scan(tables, board, s, |h| {
+            let q = board[h];
+            let qs = seat_of(q) & 3;
+            if team(qs) == t || !can_move(tables, q, h) {
+                return;
             }
-            if pos.is_public(seat) {
-                safety -= PUBLIC_FLAG + danger[seat] * 3 / 2;
+            let gain = combat_gain(q, p, value_at[h], value);
+            if gain <= 0 {
+                return;
+            }
+            if order(qs) < order(seat) {
+                // The mover's own capture is quiescence's to play; statically it is
+                // only a tempo. Another seat moving first takes half on average.
+                let weighted = if order(qs) == 0 { gain / 4 } else { gain / 2 };
+                early = early.max(weighted);
             } else {
-                safety -= danger[seat];
+                late = late.max(gain);
             }
-            threats[seat].early += attacked;
-            score[seat] += safety + SEAT;
+        });
+        if kind == Kind::Rail && can_move(tables, p, s) {
+            sink.add(t, terms::MOBILITY, empty);
         }
+        let th = &mut threats[seat];
+        th.early += early;
+        if late > th.late[0] {
+            th.late = [late, th.late[0]];
+        } else if late > th.late[1] {
+            th.late[1] = late;
+        }
+    }
 
-        // A live seat with nothing that can move is out when its turn comes.
-        let gone = |seat: usize| pos.is_out(seat) || movers[seat] == 0;
-        let mut total = 0;
-        for seat in 0..4 {
-            if gone(seat) {
-                continue;
-            }
-            let th = &threats[seat];
-            // The seat saves its most valuable threatened piece; the second one falls.
-            let loss = th.early + th.late[0] / 8 + th.late[1] / 2;
-            let few = FEW_MOVERS.get(usize::from(movers[seat]) - 1).copied();
-            let own = score[seat] - loss - few.unwrap_or(0);
-            total += if team(seat) == 0 { own } else { -own };
+    // Flag safety per live seat.
+    for seat in 0..4 {
+        let f = flag_at[seat];
+        if gone(seat) || f == usize::MAX {
+            continue;
         }
-        for t in 0..2 {
-            let live = (0..2).filter(|k| !gone(t + 2 * k)).count();
-            if live == 1 {
-                total += if t == 0 { -ALONE } else { ALONE };
+        let t = team(seat);
+        sink.add(t, terms::SEAT, 1);
+        let (mut guards, mut open, mut riders) = ([0; 3], 0, 0);
+        for &x in tables.step[f].iter().take_while(|&&x| x != NO_STATION) {
+            let x = usize::from(x);
+            let q = board[x];
+            if q == EMPTY {
+                open += 1;
+                if tables.kind[x] == Kind::Rail {
+                    let mut here = 0;
+                    scan(tables, board, x, |h| {
+                        let a = board[h];
+                        if team(seat_of(a)) != t && can_move(tables, a, h) {
+                            here += 1;
+                        }
+                    });
+                    riders += here.min(2);
+                }
+            } else if team(seat_of(q)) != t {
+                // An attacker beside the flag: if its seat moves first the flag is
+                // as good as gone; otherwise it must be killed at once (a flag
+                // cannot step away).
+                if can_move(tables, q, x) {
+                    let at_stake = if order(seat_of(q)) < order(seat) {
+                        FLAG_GAIN / 2
+                    } else {
+                        FLAG_GAIN / 4
+                    };
+                    threats[seat].flag = threats[seat].flag.max(at_stake);
+                }
+            } else {
+                guards[match rank_of(q) {
+                    MINE if seat_of(q) == seat => 0,
+                    BOMB => 1,
+                    _ => 2,
+                }] += 1;
             }
         }
-        total
+        sink.add(t, terms::FLAG_MINE, guards[0]);
+        sink.add(t, terms::FLAG_BOMB, guards[1]);
+        sink.add(t, terms::FLAG_GUARD, guards[2]);
+        sink.add(t, terms::FLAG_OPEN, open);
+        sink.add(t, terms::OPEN_RAIL, riders);
+        let public = pos.is_public(seat);
+        sink.add(t, terms::PUBLIC_FLAG, i32::from(public));
+        let rows = if public {
+            terms::INTRUSION_PUBLIC
+        } else {
+            terms::INTRUSION
+        };
+        for (row, &k) in intrusion[seat].iter().enumerate() {
+            sink.add(t, rows + row, k);
+        }
+    }
+
+    for seat in (0..4).filter(|&seat| !gone(seat)) {
+        let th = &threats[seat];
+        let t = team(seat);
+        sink.add(t, terms::THREAT_EARLY, (th.early + th.flag) / 16);
+        sink.add(t, terms::THREAT_SAVED, th.late[0] / 16);
+        sink.add(t, terms::THREAT_SECOND, th.late[1] / 16);
+    }
+    for t in 0..2 {
+        if (0..2).filter(|k| !gone(t + 2 * k)).count() == 1 {
+            sink.add(t, terms::ALONE, -1);
+        }
+    }
+    n as i32
+}
+
+/// The draw damping as a fraction (numerator over `2 * DRAW_WINDOW`): 1 until the last
+/// [`DRAW_WINDOW`] plies before the no-combat draw.
+fn draw_damping(pos: &Position) -> i32 {
+    if pos.rules.draw_plies > 0 {
+        let left = i32::from(pos.rules.draw_plies.saturating_sub(pos.quiet));
+        if left < DRAW_WINDOW {
+            return DRAW_WINDOW + left;
+        }
+    }
+    2 * DRAW_WINDOW
+}
+
+impl Tunable for Position {
+    const WEIGHTS: &'static [Pair] = &WEIGHTS;
+
+    fn sections() -> Vec<(&'static str, usize)> {
+        use terms::*;
+        let starts = [
+            ("officers, marshal to platoon leader", OFFICER),
+            ("engineer", terms::ENGINEER),
+            ("engineer per enemy mine", terms::ENGINEER_PER_MINE),
+            (
+                "engineer per guarded enemy flag",
+                terms::ENGINEER_PER_GUARDED_FLAG,
+            ),
+            ("last engineer", terms::LAST_ENGINEER),
+            ("mine", terms::MINE),
+            ("bomb", terms::BOMB),
+            (
+                "bomb per thirtieth of the enemy's strongest",
+                BOMB_PER_STRONGEST,
+            ),
+            ("seat", SEAT),
+            ("alone", ALONE),
+            ("mine beside the flag", FLAG_MINE),
+            ("bomb beside the flag", FLAG_BOMB),
+            ("guard beside the flag", FLAG_GUARD),
+            ("open square beside the flag", FLAG_OPEN),
+            ("rider onto an open rail beside the flag", OPEN_RAIL),
+            ("public flag", PUBLIC_FLAG),
+            ("intruders by row", INTRUSION),
+            ("intruders by row, flag public", INTRUSION_PUBLIC),
+            ("camp, own area", CAMP_OWN),
+            ("camp, enemy area", CAMP_ENEMY),
+            ("rail mobility", MOBILITY),
+            ("one, two, three movable pieces left", FEW_MOVERS),
+            ("threats before the seat moves", THREAT_EARLY),
+            ("threat the seat saves", THREAT_SAVED),
+            ("second threat", THREAT_SECOND),
+        ];
+        starts
+            .iter()
+            .enumerate()
+            .map(|(i, &(name, start))| {
+                let end = starts.get(i + 1).map_or(COUNT, |s| s.1);
+                (name, end - start)
+            })
+            .collect()
+    }
+
+    /// The blend's phase and the draw damping folded into the shares.
+    fn trace(&self) -> (Trace, f64, f64) {
+        let mut trace = Trace::new(terms::COUNT);
+        let phase = f64::from(terms(self, &mut trace).min(FULL_BOARD));
+        let damping = f64::from(draw_damping(self)) / f64::from(2 * DRAW_WINDOW);
+        let full = f64::from(FULL_BOARD);
+        (
+            trace,
+            phase / full * damping,
+            (full - phase) / full * damping,
+        )
     }
 }
 
@@ -387,17 +538,15 @@ impl Evaluator<Position> for Eval {
     fn new_state(&self, _: &Position) {}
 
     fn evaluate(&self, pos: &Position) -> Score {
-        let mut total = self.absolute(pos);
+        let mut total = Total::new(&WEIGHTS);
+        let phase = terms(pos, &mut total).min(FULL_BOARD);
+        let Pair(full, empty) = total.sum;
+        let mut score = (full * phase + empty * (FULL_BOARD - phase)) / FULL_BOARD;
         if team(usize::from(pos.side)) == 1 {
-            total = -total;
+            score = -score;
         }
-        if pos.rules.draw_plies > 0 {
-            let left = i32::from(pos.rules.draw_plies.saturating_sub(pos.quiet));
-            if left < DRAW_WINDOW {
-                total = total * (DRAW_WINDOW + left) / (2 * DRAW_WINDOW);
-            }
-        }
-        total.clamp(-(MATE_BOUND - 1), MATE_BOUND - 1)
+        score = score * draw_damping(pos) / (2 * DRAW_WINDOW);
+        score.clamp(-(MATE_BOUND - 1), MATE_BOUND - 1)
     }
 
     /// Attacks: in Junqi every attack removes at least one piece.
@@ -504,7 +653,45 @@ mod tests {
         assert_eq!(rank_of(pos.board[27]), MINE);
         pos.board[27] = EMPTY;
         let unmined = Eval.evaluate(&pos);
-        assert!(unmined < base - FLAG_MINE, "{base} -> {unmined}");
+        assert!(
+            unmined < base - WEIGHTS[terms::FLAG_MINE].0,
+            "{base} -> {unmined}"
+        );
+    }
+
+    #[test]
+    fn the_trace_reproduces_the_score() {
+        // The tuner sees the evaluation only through the trace: blending the traced counts
+        // with the weights must give what play uses, along a random game.
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut pos = Position::start_position();
+        for _ in 0..300 {
+            let mut moves = MoveList::new();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves[rng.random_range(0..moves.len())]);
+            let (trace, full, empty) = pos.trace();
+            let Pair(a, b) = trace.total(&WEIGHTS);
+            let traced = f64::from(a) * full + f64::from(b) * empty;
+            let mut played = f64::from(Eval.evaluate(&pos));
+            if team(usize::from(pos.side)) == 1 {
+                played = -played;
+            }
+            assert!((traced - played).abs() <= 2.0, "{traced} {played}");
+        }
+    }
+
+    #[test]
+    fn the_weights_file_is_what_the_tuner_writes() {
+        let current = crate::core::tunable::as_floats(&WEIGHTS);
+        assert_eq!(
+            crate::core::tunable::weights_source::<Position>(&current),
+            include_str!("weights.rs")
+        );
     }
 
     #[test]
@@ -524,18 +711,19 @@ mod tests {
         let mut one = stranded.clone();
         one.board[2] = 7;
         let one = Eval.evaluate(&one);
-        assert!(one - none > SEAT, "none {none}, one {one}");
+        assert!(
+            one - none > WEIGHTS[terms::SEAT].0,
+            "none {none}, one {one}"
+        );
         // A second and a third mover are worth more than their material alone.
         let mut three = stranded.clone();
         three.board[0] = 7;
         three.board[2] = 7;
         three.board[4] = 7;
         let three = Eval.evaluate(&three);
-        let material = 2 * BASE[7];
-        assert!(
-            three - one > material + FEW_MOVERS[0] / 2,
-            "one {one}, three {three}"
-        );
+        let material = 2 * WEIGHTS[terms::OFFICER + 7].0;
+        let few = -WEIGHTS[terms::FEW_MOVERS].0;
+        assert!(three - one > material + few / 2, "one {one}, three {three}");
     }
 
     #[test]

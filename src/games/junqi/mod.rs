@@ -7,7 +7,8 @@
 //! - `board`: station numbering, kinds, rail adjacency, ride rays, step adjacency.
 //! - `position`: pieces, move generation, combat, eliminations, make/unmake, hash.
 //! - `notation`: `setup ...` lineups with [`SetupError`], the full form, the diagram.
-//! - `eval`: [`Eval`], the static evaluation the search uses.
+//! - `eval`: [`Eval`], the static evaluation the search uses, linear in the weights of
+//!   `weights` (fitted by `qiyi tune`).
 //! - `deploy`: [`deploy`], random but sensible lineups (布阵) for `go deploy`.
 //! - `record`: the referee's annotated plies ([`Entry`]) and how an open position writes them.
 //! - `dark`: the dark game's information state, exact rank inference and a sampler of
@@ -33,6 +34,7 @@ mod notation;
 mod position;
 mod record;
 mod turn;
+mod weights;
 
 pub use deploy::deploy;
 pub use eval::Eval;
