@@ -18,6 +18,22 @@ pub trait Tunable: Game {
     fn trace(&self) -> (Trace, f64, f64);
 }
 
+/// [`Tunable::sections`] from where each group starts: a group runs to the next one's
+/// start, the last to `count`.
+pub fn sections_from_starts(
+    starts: &[(&'static str, usize)],
+    count: usize,
+) -> Vec<(&'static str, usize)> {
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, start))| {
+            let end = starts.get(i + 1).map_or(count, |s| s.1);
+            (name, end - start)
+        })
+        .collect()
+}
+
 /// The weights as the floats the tuner fits.
 pub fn as_floats(weights: &[Pair]) -> Vec<[f64; 2]> {
     weights

@@ -15,7 +15,7 @@ use super::tables::{
 use super::types::{Color, Move, Piece, Square};
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
-use crate::core::tunable::Tunable;
+use crate::core::tunable::{Tunable, sections_from_starts};
 use crate::core::{EloScale, Evaluator, MoveList, Score};
 
 /// Where each group of terms starts in [`WEIGHTS`], and how many it has. Piece kinds
@@ -545,14 +545,7 @@ impl Tunable for Position {
             ("king attack", KING_ATTACK),
             ("tempo", TEMPO),
         ];
-        starts
-            .iter()
-            .enumerate()
-            .map(|(i, &(name, start))| {
-                let end = starts.get(i + 1).map_or(COUNT, |s| s.1);
-                (name, end - start)
-            })
-            .collect()
+        sections_from_starts(&starts, COUNT)
     }
 
     /// The drawish scaling depends on who is ahead; it is taken from the current weights

@@ -21,7 +21,7 @@ use super::position::{
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
-use crate::core::tunable::Tunable;
+use crate::core::tunable::{Tunable, sections_from_starts};
 use crate::core::{Evaluator, MATE_BOUND, MoveList, Score};
 
 /// Fixed values per rank `a`..`l`, for what must not wait for a board scan: move ordering,
@@ -508,14 +508,7 @@ impl Tunable for Position {
             ("threat the seat saves", THREAT_SAVED),
             ("second threat", THREAT_SECOND),
         ];
-        starts
-            .iter()
-            .enumerate()
-            .map(|(i, &(name, start))| {
-                let end = starts.get(i + 1).map_or(COUNT, |s| s.1);
-                (name, end - start)
-            })
-            .collect()
+        sections_from_starts(&starts, terms::COUNT)
     }
 
     /// The blend's phase and the draw damping folded into the shares.

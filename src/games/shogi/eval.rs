@@ -25,7 +25,7 @@ use super::tables::{
 use super::types::Move;
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
-use crate::core::tunable::Tunable;
+use crate::core::tunable::{Tunable, sections_from_starts};
 use crate::core::{Evaluator, MoveList, Score};
 
 /// Where each group of terms starts in [`WEIGHTS`]. Kinds are those of `tables` (pawn 1
@@ -492,14 +492,7 @@ impl Tunable for Position {
             ("step mobility", STEP_MOBILITY),
             ("tempo", TEMPO),
         ]);
-        starts
-            .iter()
-            .enumerate()
-            .map(|(i, &(name, start))| {
-                let end = starts.get(i + 1).map_or(COUNT, |s| s.1);
-                (name, end - start)
-            })
-            .collect()
+        sections_from_starts(&starts, COUNT)
     }
 
     fn trace(&self) -> (Trace, f64, f64) {
