@@ -42,6 +42,13 @@ pub fn as_floats(weights: &[Pair]) -> Vec<[f64; 2]> {
         .collect()
 }
 
+/// The source of the weights `G` plays with, as the tuner writes it: each game's tests
+/// check that it is `weights.rs` byte for byte, so that a tuning run's output drops in
+/// unchanged and the section names match the layout.
+pub fn current_source<G: Tunable>() -> String {
+    weights_source::<G>(&as_floats(G::WEIGHTS))
+}
+
 /// The weights as the Rust source of `weights.rs`.
 pub fn weights_source<G: Tunable>(weights: &[[f64; 2]]) -> String {
     let mut out = String::from(

@@ -680,9 +680,8 @@ mod tests {
 
     #[test]
     fn the_weights_file_is_what_the_tuner_writes() {
-        let current = crate::core::tunable::as_floats(&WEIGHTS);
         assert_eq!(
-            crate::core::tunable::weights_source::<Position>(&current),
+            crate::core::tunable::current_source::<Position>(),
             include_str!("weights.rs")
         );
     }
