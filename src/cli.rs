@@ -2,8 +2,8 @@
 //! correctness and speed figures, `datagen` for training positions from self-play, `train`
 //! for the networks, `tune` for the chess, shogi and Junqi evaluations' weights, `solve`
 //! for the FourSquare table, `referee` for Junqi matches between engines, `play` for a
-//! board in the browser. Dispatch only; the work lives in the modules below. It is part of the
-//! library (not `src/main.rs`) so that the unit tests check its definition.
+//! board in the browser. Dispatch only; the work lives in the modules below. It is part of
+//! the library (not `src/main.rs`) so that the unit tests check its definition.
 
 use crate::games::GameKind;
 use crate::perft::PerftRun;

@@ -95,7 +95,8 @@ pub(super) mod terms {
     /// A piece in a camp cannot be attacked: a safe post, most useful in enemy territory.
     pub const CAMP_OWN: usize = INTRUSION_PUBLIC + 6;
     pub const CAMP_ENEMY: usize = CAMP_OWN + 1;
-    /// Per empty station a movable piece on a rail could reach along the rails or by a step.
+    /// Per empty station a movable piece on a rail could reach along the rails or by a
+    /// step.
     pub const MOBILITY: usize = CAMP_ENEMY + 1;
     /// A seat whose turn comes with no piece able to move is out, with everything it still
     /// has: the fewer it has that can move, the nearer that is. By one to three movable
@@ -221,8 +222,8 @@ struct Threats {
 pub struct Eval;
 
 /// Walks `pos` once and hands every term of the evaluation, with its count for each
-/// team, to `sink` (see `core::linear`); answers the pieces on the board, the blend's
-/// phase.
+/// team, to `sink` (see `core::linear`); answers the pieces on the board (at most
+/// [`FULL_BOARD`]), the blend's phase.
 fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
     let tables = &*TABLES;
     let board = &pos.board;
@@ -231,7 +232,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
     let order = |seat: usize| (seat + 4 - side) % 4;
 
     // Pass 1: where the pieces are, what each seat has left, where the flags stand.
-    let mut occupied = [0u8; 4 * 25];
+    let mut occupied = [0u8; FULL_BOARD as usize];
     let mut n = 0;
     let mut count = [[0u8; RANKS]; 4];
     let mut flag_at = [usize::MAX; 4];
@@ -474,9 +475,8 @@ impl Tunable for Position {
     const WEIGHTS: &'static [Pair] = &WEIGHTS;
 
     fn sections() -> Vec<(&'static str, usize)> {
-        use terms::*;
         let starts = [
-            ("officers, marshal to platoon leader", OFFICER),
+            ("officers, marshal to platoon leader", terms::OFFICER),
             ("engineer", terms::ENGINEER),
             ("engineer per enemy mine", terms::ENGINEER_PER_MINE),
             (
@@ -488,25 +488,25 @@ impl Tunable for Position {
             ("bomb", terms::BOMB),
             (
                 "bomb per thirtieth of the enemy's strongest",
-                BOMB_PER_STRONGEST,
+                terms::BOMB_PER_STRONGEST,
             ),
-            ("seat", SEAT),
-            ("alone", ALONE),
-            ("mine beside the flag", FLAG_MINE),
-            ("bomb beside the flag", FLAG_BOMB),
-            ("guard beside the flag", FLAG_GUARD),
-            ("open square beside the flag", FLAG_OPEN),
-            ("rider onto an open rail beside the flag", OPEN_RAIL),
-            ("public flag", PUBLIC_FLAG),
-            ("intruders by row", INTRUSION),
-            ("intruders by row, flag public", INTRUSION_PUBLIC),
-            ("camp, own area", CAMP_OWN),
-            ("camp, enemy area", CAMP_ENEMY),
-            ("rail mobility", MOBILITY),
-            ("one, two, three movable pieces left", FEW_MOVERS),
-            ("threats before the seat moves", THREAT_EARLY),
-            ("threat the seat saves", THREAT_SAVED),
-            ("second threat", THREAT_SECOND),
+            ("seat", terms::SEAT),
+            ("alone", terms::ALONE),
+            ("mine beside the flag", terms::FLAG_MINE),
+            ("bomb beside the flag", terms::FLAG_BOMB),
+            ("guard beside the flag", terms::FLAG_GUARD),
+            ("open square beside the flag", terms::FLAG_OPEN),
+            ("rider onto an open rail beside the flag", terms::OPEN_RAIL),
+            ("public flag", terms::PUBLIC_FLAG),
+            ("intruders by row", terms::INTRUSION),
+            ("intruders by row, flag public", terms::INTRUSION_PUBLIC),
+            ("camp, own area", terms::CAMP_OWN),
+            ("camp, enemy area", terms::CAMP_ENEMY),
+            ("rail mobility", terms::MOBILITY),
+            ("one, two, three movable pieces left", terms::FEW_MOVERS),
+            ("threats before the seat moves", terms::THREAT_EARLY),
+            ("threat the seat saves", terms::THREAT_SAVED),
+            ("second threat", terms::THREAT_SECOND),
         ];
         sections_from_starts(&starts, terms::COUNT)
     }
@@ -514,7 +514,7 @@ impl Tunable for Position {
     /// The blend's phase and the draw damping folded into the shares.
     fn trace(&self) -> (Trace, f64, f64) {
         let mut trace = Trace::new(terms::COUNT);
-        let phase = f64::from(terms(self, &mut trace).min(FULL_BOARD));
+        let phase = f64::from(terms(self, &mut trace));
         let damping = f64::from(draw_damping(self)) / f64::from(2 * DRAW_WINDOW);
         let full = f64::from(FULL_BOARD);
         (
@@ -532,7 +532,7 @@ impl Evaluator<Position> for Eval {
 
     fn evaluate(&self, pos: &Position) -> Score {
         let mut total = Total::new(&WEIGHTS);
-        let phase = terms(pos, &mut total).min(FULL_BOARD);
+        let phase = terms(pos, &mut total);
         let Pair(full, empty) = total.sum;
         let mut score = (full * phase + empty * (FULL_BOARD - phase)) / FULL_BOARD;
         if team(usize::from(pos.side)) == 1 {
