@@ -17,7 +17,7 @@
 
 use super::board::{CENTRE, Kind, NO_STATION, STATIONS, TABLES, Tables};
 use super::position::{
-    BOMB, EMPTY, ENGINEER, FLAG, MINE, Move, Position, RANKS, rank_of, seat_of, team,
+    BOMB, EMPTY, ENGINEER, FLAG, MINE, Move, Position, RANKS, rank_of, seat_of, survivor, team,
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
@@ -408,11 +408,24 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                     riders += here.min(2);
                 }
             } else if team(seat_of(q)) != t {
-                // An attacker beside the flag: if its seat moves first the flag is
-                // as good as gone; otherwise it must be killed at once (a flag
-                // cannot step away).
+                // An attacker beside the flag must be removed before its seat moves (a
+                // flag cannot step away). If no seat of the flag's team that moves
+                // first can reach it with a piece that removes it, the flag is gone;
+                // otherwise it is at stake, the more so when the attacker's seat moves
+                // before the flag's.
                 if can_move(tables, q, x) {
-                    let at_stake = if order(seat_of(q)) < order(seat) {
+                    let before = order(seat_of(q));
+                    let mut removable = false;
+                    scan(tables, board, x, |h| {
+                        let d = board[h];
+                        removable |= team(seat_of(d)) == t
+                            && order(seat_of(d) & 3) < before
+                            && can_move(tables, d, h)
+                            && survivor(d, q) != q;
+                    });
+                    let at_stake = if !removable {
+                        FLAG_GAIN
+                    } else if before < order(seat) {
                         FLAG_GAIN / 2
                     } else {
                         FLAG_GAIN / 4
@@ -736,6 +749,24 @@ mod tests {
         pos.side = 0;
         let s_view = Eval.evaluate(&pos);
         assert!(s_view < -300, "{s_view}");
+    }
+
+    #[test]
+    fn an_attacker_beside_the_flag_that_nothing_can_reach_takes_it() {
+        // An E engineer beside S's flag (S's slot 27, a back-row road station whose only
+        // movable neighbour is slot 22), S to move. With S's own lieutenant on slot 22,
+        // S removes the engineer before E moves; with N's, the same material for the
+        // same team, nothing that moves before E reaches it, and the flag is gone.
+        let l = DEFAULT_LINEUP;
+        let mut pos = setup([l; 4], 'S');
+        pos.board[27] = 1 << 4 | ENGINEER;
+        pos.board[22] = 7; // an S lieutenant
+        pos.hash = pos.compute_hash();
+        let guarded = Eval.evaluate(&pos);
+        pos.board[22] = 2 << 4 | 7; // an N lieutenant
+        pos.hash = pos.compute_hash();
+        let lost = Eval.evaluate(&pos);
+        assert!(guarded - lost > FLAG_GAIN / 2, "{guarded} -> {lost}");
     }
 }
 /// Rough cost of one evaluation against one move generation, over positions of a random
