@@ -557,8 +557,7 @@ impl Evaluator<Position> for Eval {
 
     /// Attacks: in Junqi every attack removes at least one piece.
     fn noisy_moves(&self, pos: &Position, moves: &mut MoveList<Move>) {
-        pos.generate_moves(moves);
-        moves.retain(|&mv| pos.is_attack(mv));
+        pos.generate_attacks(moves);
     }
 
     /// Quiescence skips attacks that lose the attacker for nothing (the open game shows

@@ -219,19 +219,27 @@ fn target_ok(board: &[u8; STATIONS], side_team: usize, to: usize) -> bool {
 /// game asks the same question of a public board whose hidden ranks are placeholders.
 #[inline]
 pub(super) fn reach(board: &[u8; STATIONS], from: usize, engineer: bool) -> StationSet {
+    targets::<false>(board, from, engineer)
+}
+
+/// The stations of [`reach`], or with `ATTACKS` only those an enemy stands on: quiescence
+/// asks for the attacks alone at every node, and most of a piece's destinations are empty.
+#[inline]
+fn targets<const ATTACKS: bool>(board: &[u8; STATIONS], from: usize, engineer: bool) -> StationSet {
     let tables = &*TABLES;
     let side_team = team(seat_of(board[from]));
     let mut dest: StationSet = [0; 3];
     for &n in tables.step[from].iter().take_while(|&&n| n != NO_STATION) {
-        if target_ok(board, side_team, usize::from(n)) {
-            set_add(&mut dest, usize::from(n));
+        let n = usize::from(n);
+        if target_ok(board, side_team, n) && !(ATTACKS && board[n] == EMPTY) {
+            set_add(&mut dest, n);
         }
     }
     if tables.kind[from] == Kind::Rail {
         if engineer {
-            engineer_reach(board, from, side_team, &mut dest);
+            engineer_reach::<ATTACKS>(board, from, side_team, &mut dest);
         } else {
-            ride_reach(board, from, side_team, &mut dest);
+            ride_reach::<ATTACKS>(board, from, side_team, &mut dest);
         }
     }
     dest
@@ -240,13 +248,20 @@ pub(super) fn reach(board: &[u8; STATIONS], from: usize, engineer: bool) -> Stat
 /// Straight and curved rides: along each ray over empty stations, ending on the first
 /// empty station or enemy piece (rail stations are never camps).
 #[inline]
-fn ride_reach(board: &[u8; STATIONS], from: usize, side_team: usize, dest: &mut StationSet) {
+fn ride_reach<const ATTACKS: bool>(
+    board: &[u8; STATIONS],
+    from: usize,
+    side_team: usize,
+    dest: &mut StationSet,
+) {
     for ray in TABLES.rays_from(from) {
         for &s in ray {
             let s = usize::from(s);
             let p = board[s];
             if p == EMPTY {
-                set_add(dest, s);
+                if !ATTACKS {
+                    set_add(dest, s);
+                }
                 continue;
             }
             if team(seat_of(p)) != side_team {
@@ -260,7 +275,12 @@ fn ride_reach(board: &[u8; STATIONS], from: usize, side_team: usize, dest: &mut 
 /// The engineer's reach: breadth-first over empty rail stations; an enemy on a rail
 /// station next to a reached one can be attacked.
 #[inline]
-fn engineer_reach(board: &[u8; STATIONS], from: usize, side_team: usize, dest: &mut StationSet) {
+fn engineer_reach<const ATTACKS: bool>(
+    board: &[u8; STATIONS],
+    from: usize,
+    side_team: usize,
+    dest: &mut StationSet,
+) {
     let tables = &*TABLES;
     let mut seen: StationSet = [0; 3];
     set_add(&mut seen, from);
@@ -278,7 +298,9 @@ fn engineer_reach(board: &[u8; STATIONS], from: usize, side_team: usize, dest: &
             set_add(&mut seen, n);
             let p = board[n];
             if p == EMPTY {
-                set_add(dest, n);
+                if !ATTACKS {
+                    set_add(dest, n);
+                }
                 queue[tail] = n as u8;
                 tail += 1;
             } else if team(seat_of(p)) != side_team {
@@ -390,6 +412,15 @@ impl Position {
 
     /// Every move of the seat to move (none when the game is over).
     pub fn generate_moves(&self, moves: &mut MoveList<Move>) {
+        self.generate::<false>(moves);
+    }
+
+    /// The attacks among [`Position::generate_moves`], in the same order.
+    pub fn generate_attacks(&self, moves: &mut MoveList<Move>) {
+        self.generate::<true>(moves);
+    }
+
+    fn generate<const ATTACKS: bool>(&self, moves: &mut MoveList<Move>) {
         if self.rule_outcome().is_some() {
             return;
         }
@@ -399,7 +430,7 @@ impl Position {
             if p == EMPTY || seat_of(p) != side || !self.movable(from) {
                 continue;
             }
-            let dest = reach(&self.board, from, rank_of(p) == ENGINEER);
+            let dest = targets::<ATTACKS>(&self.board, from, rank_of(p) == ENGINEER);
             for (word, &bits) in dest.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
