@@ -80,6 +80,9 @@ pub struct Tables {
     pub ray_index: [u16; STATIONS + 1],
     pub rays: Vec<(u16, u8)>,
     pub ray_cells: Vec<u8>,
+    /// Per entry of `rays`, whether its first station is also a step neighbour of the
+    /// station it leaves (not so across the centre and along the arcs).
+    pub ray_starts_with_step: Vec<bool>,
     /// The 14 straight lines and the 4 L-curves, as station lists (for tests and docs).
     pub lines: Vec<Vec<u8>>,
 }
@@ -97,11 +100,20 @@ impl Tables {
     /// The rays leaving station `s`, each as the stations met in order.
     #[inline]
     pub fn rays_from(&self, s: usize) -> impl Iterator<Item = &[u8]> {
+        self.rays_and_steps_from(s).map(|(ray, _)| ray)
+    }
+
+    /// The rays leaving station `s`, each with whether its first station is a step away.
+    #[inline]
+    pub fn rays_and_steps_from(&self, s: usize) -> impl Iterator<Item = (&[u8], bool)> {
         let range = usize::from(self.ray_index[s])..usize::from(self.ray_index[s + 1]);
-        self.rays[range].iter().map(|&(start, len)| {
-            let start = usize::from(start);
-            &self.ray_cells[start..start + usize::from(len)]
-        })
+        self.rays[range.clone()]
+            .iter()
+            .zip(&self.ray_starts_with_step[range])
+            .map(|(&(start, len), &step)| {
+                let start = usize::from(start);
+                (&self.ray_cells[start..start + usize::from(len)], step)
+            })
     }
 }
 
@@ -260,6 +272,7 @@ fn build() -> Tables {
     let mut ray_index = [0u16; STATIONS + 1];
     let mut rays = Vec::new();
     let mut ray_cells = Vec::new();
+    let mut ray_starts_with_step = Vec::new();
     for (s, candidates) in per_station.iter().enumerate() {
         ray_index[s] = rays.len() as u16;
         for (i, ray) in candidates.iter().enumerate() {
@@ -271,6 +284,7 @@ fn build() -> Tables {
                 continue;
             }
             rays.push((ray_cells.len() as u16, ray.len() as u8));
+            ray_starts_with_step.push(step[s].contains(&ray[0]));
             ray_cells.extend_from_slice(ray);
         }
     }
@@ -285,6 +299,7 @@ fn build() -> Tables {
         ray_index,
         rays,
         ray_cells,
+        ray_starts_with_step,
         lines,
     }
 }

@@ -182,13 +182,10 @@ fn scan(tables: &Tables, board: &[u8; STATIONS], s: usize, mut hit: impl FnMut(u
         }
     }
     if tables.kind[s] == Kind::Rail {
-        let (x, y) = tables.xy[s];
-        for ray in tables.rays_from(s) {
-            // A first station one orthogonal step away was met as a step neighbour;
-            // across the centre and the arcs the first rail station is not a step away.
-            let first = usize::from(ray[0]);
-            let (fx, fy) = tables.xy[first];
-            let skip = usize::from((fx - x).abs() + (fy - y).abs() == 1);
+        // A first station a step away was met as a step neighbour; across the centre
+        // and the arcs the first rail station is not a step away.
+        for (ray, step) in tables.rays_and_steps_from(s) {
+            let skip = usize::from(step);
             for (i, &c) in ray.iter().enumerate() {
                 let c = usize::from(c);
                 if board[c] != EMPTY {
