@@ -406,9 +406,12 @@ mod tests {
             lens,
             [13, 13, 13, 13, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10]
         );
-        // Every ray step is a rail edge.
+        // Every ray step is a rail edge, and a ray starts a step away exactly when its
+        // first station is one orthogonal step from where it leaves.
         for s in 0..STATIONS {
-            for ray in TABLES.rays_from(s) {
+            for (ray, step) in TABLES.rays_and_steps_from(s) {
+                let ((x, y), (fx, fy)) = (TABLES.xy[s], TABLES.xy[usize::from(ray[0])]);
+                assert_eq!(step, (fx - x).abs() + (fy - y).abs() == 1);
                 let mut prev = s;
                 for &c in ray {
                     assert!(TABLES.rail[prev].contains(&c));

@@ -588,7 +588,7 @@ fn malformed_notation_and_moves_never_panic() {
 }
 
 #[test]
-fn random_walks_round_trip_and_unmake_restores() {
+fn random_walks_round_trip_unmake_restores_and_attacks_are_the_captures() {
     let mut rng = StdRng::seed_from_u64(0x6a75_6e71);
     for game in 0..60 {
         let mut pos = Position::start_position();
@@ -600,6 +600,19 @@ fn random_walks_round_trip_and_unmake_restores() {
             }
             let mut moves = MoveList::new();
             pos.legal_moves(&mut moves);
+            let mut attacks = MoveList::new();
+            pos.generate_attacks(&mut attacks);
+            let expected: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| pos.is_attack(m))
+                .collect();
+            assert_eq!(
+                attacks.to_vec(),
+                expected,
+                "attacks of {}",
+                pos.to_notation()
+            );
             let mv = match rng.random_range(0..100) {
                 0 if game % 3 == 0 => Move::RESIGN,
                 1..=2 => Move::PASS,
