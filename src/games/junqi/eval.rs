@@ -45,6 +45,11 @@ const BOMB_BASE: Score = 120;
 /// What taking a flag is worth in the threat terms (the seat's material comes on top
 /// once it is really gone; this is only the weight of the threat).
 const FLAG_GAIN: Score = 3000;
+/// What a flag counts as at stake when an enemy stands beside it and nothing can remove
+/// it in time: less than taking it is worth to the evaluation (the seat, its pieces and a
+/// partner left alone: 2700 at least), or the search would leave such a flag standing
+/// rather than take it.
+const FLAG_LOST: Score = 2000;
 /// The no-combat counter damps the score over the last plies before the draw, so the
 /// side that is ahead prefers combat (which resets the counter) to quiet shuffling.
 const DRAW_WINDOW: i32 = 30;
@@ -421,7 +426,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                             && survivor(d, q) != q;
                     });
                     let at_stake = if !removable {
-                        FLAG_GAIN
+                        FLAG_LOST
                     } else if before < order(seat) {
                         FLAG_GAIN / 2
                     } else {
@@ -762,7 +767,7 @@ mod tests {
         pos.board[22] = 2 << 4 | 7; // an N lieutenant
         pos.hash = pos.compute_hash();
         let lost = Eval.evaluate(&pos);
-        assert!(guarded - lost > FLAG_GAIN / 2, "{guarded} -> {lost}");
+        assert!(guarded - lost > FLAG_LOST / 2, "{guarded} -> {lost}");
     }
 }
 /// Rough cost of one evaluation against one move generation, over positions of a random
