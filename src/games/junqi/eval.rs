@@ -17,7 +17,8 @@
 
 use super::board::{CENTRE, Kind, NO_STATION, STATIONS, TABLES, Tables};
 use super::position::{
-    BOMB, EMPTY, ENGINEER, FLAG, MINE, Move, Position, RANKS, rank_of, seat_of, survivor, team,
+    BOMB, EMPTY, ENGINEER, FLAG, MINE, Move, Position, RANKS, engineer_approaches, rank_of,
+    seat_of, survivor, team,
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
@@ -397,17 +398,53 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         for &x in tables.step[f].iter().take_while(|&&x| x != NO_STATION) {
             let x = usize::from(x);
             let q = board[x];
-            if q == EMPTY {
-                open += 1;
-                if tables.kind[x] == Kind::Rail {
-                    let mut here = 0;
-                    scan(tables, board, x, |h| {
-                        let a = board[h];
-                        if team(seat_of(a)) != t && can_move(tables, a, h) {
-                            here += 1;
+            let own_mine = q != EMPTY && team(seat_of(q)) == t && rank_of(q) == MINE;
+            if q == EMPTY || own_mine {
+                // An enemy that can come to this square (only an engineer onto a mine)
+                // takes the flag next if nothing of the flag's team reaches the square:
+                // almost surely when its seat moves now, a thing to mend otherwise.
+                let (mut here, mut covered, mut first) = (0, false, usize::MAX);
+                scan(tables, board, x, |h| {
+                    let a = board[h];
+                    if !can_move(tables, a, h) {
+                        return;
+                    }
+                    if team(seat_of(a)) == t {
+                        covered = true;
+                    } else if q == EMPTY || rank_of(a) == ENGINEER {
+                        here += 1;
+                        first = first.min(order(seat_of(a) & 3));
+                    }
+                });
+                if q == EMPTY {
+                    open += 1;
+                    if tables.kind[x] == Kind::Rail {
+                        riders += here.min(2);
+                    }
+                }
+                if !covered && tables.kind[x] == Kind::Rail {
+                    let found = engineer_approaches(board, x, t);
+                    for (word, &bits) in found.iter().enumerate() {
+                        let mut bits = bits;
+                        while bits != 0 {
+                            let e = word * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if rank_of(board[e]) == ENGINEER {
+                                first = first.min(order(seat_of(board[e]) & 3));
+                            }
                         }
-                    });
-                    riders += here.min(2);
+                    }
+                }
+                if !covered && first != usize::MAX {
+                    let at_stake = if first == 0 {
+                        FLAG_GAIN / 2
+                    } else {
+                        FLAG_GAIN / 8
+                    };
+                    threats[seat].flag = threats[seat].flag.max(at_stake);
+                }
+                if own_mine {
+                    guards[0] += 1;
                 }
             } else if team(seat_of(q)) != t {
                 // An attacker beside the flag must be removed before its seat moves (a
@@ -768,6 +805,38 @@ mod tests {
         pos.hash = pos.compute_hash();
         let lost = Eval.evaluate(&pos);
         assert!(guarded - lost > FLAG_LOST / 2, "{guarded} -> {lost}");
+    }
+
+    #[test]
+    fn an_engineer_that_can_ride_onto_an_uncovered_mine_beside_the_flag_threatens_it() {
+        // S keeps its front rows, the mine on slot 21 before the flag (slot 26) and
+        // nothing behind: nothing of S's reaches slot 21. An E engineer on slot 19 rides
+        // 24, 23, 22 onto the mine, turning as only engineers may; the same engineer at
+        // home (E's slot 29) reaches nothing.
+        let l = DEFAULT_LINEUP;
+        let mut home = setup([l; 4], 'E');
+        assert_eq!(rank_of(home.board[21]), MINE);
+        assert_eq!(rank_of(home.board[59]), ENGINEER);
+        for slot in [15, 17, 19, 20, 22, 23, 24, 25, 27, 28, 29] {
+            home.board[slot] = EMPTY;
+        }
+        home.hash = home.compute_hash();
+        let mut riding = home.clone();
+        riding.board[19] = riding.board[59];
+        riding.board[59] = EMPTY;
+        riding.hash = riding.compute_hash();
+        let (quiet, threatened) = (Eval.evaluate(&home), Eval.evaluate(&riding));
+        assert!(
+            threatened - quiet > 1000,
+            "E to move: {quiet} -> {threatened}"
+        );
+        home.side = 0;
+        riding.side = 0;
+        let (quiet, threatened) = (Eval.evaluate(&home), Eval.evaluate(&riding));
+        assert!(
+            quiet - threatened > 250,
+            "S to move: {quiet} -> {threatened}"
+        );
     }
 }
 /// Rough cost of one evaluation against one move generation, over positions of a random

@@ -222,6 +222,20 @@ pub(super) fn reach(board: &[u8; STATIONS], from: usize, engineer: bool) -> Stat
     targets::<false>(board, from, engineer)
 }
 
+/// The rail stations holding an enemy of `side_team` that an engineer there could ride
+/// from to `to` (over empty rail stations, turning as it likes): a ride is the same path
+/// both ways, so these are the enemies an engineer's reach from `to` would attack.
+#[inline]
+pub(super) fn engineer_approaches(
+    board: &[u8; STATIONS],
+    to: usize,
+    side_team: usize,
+) -> StationSet {
+    let mut found: StationSet = [0; 3];
+    engineer_reach::<true>(board, to, side_team, &mut found);
+    found
+}
+
 /// The stations of [`reach`], or with `ATTACKS` only those an enemy stands on: quiescence
 /// asks for the attacks alone at every node, and most of a piece's destinations are empty.
 #[inline]
