@@ -18,7 +18,7 @@
 use super::board::{CENTRE, Kind, NO_STATION, STATIONS, TABLES, Tables};
 use super::position::{
     BOMB, EMPTY, ENGINEER, FLAG, MINE, Move, Position, RANKS, engineer_approaches, rank_of,
-    seat_of, survivor, team,
+    seat_of, stations, survivor, team,
 };
 use super::weights::WEIGHTS;
 use crate::core::linear::{Pair, Sink, Total, Trace};
@@ -423,15 +423,9 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                     }
                 }
                 if !covered && tables.kind[x] == Kind::Rail {
-                    let found = engineer_approaches(board, x, t);
-                    for (word, &bits) in found.iter().enumerate() {
-                        let mut bits = bits;
-                        while bits != 0 {
-                            let e = word * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            if rank_of(board[e]) == ENGINEER {
-                                first = first.min(order(seat_of(board[e]) & 3));
-                            }
+                    for e in stations(&engineer_approaches(board, x, t)) {
+                        if rank_of(board[e]) == ENGINEER {
+                            first = first.min(order(seat_of(board[e]) & 3));
                         }
                     }
                 }

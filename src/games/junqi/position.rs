@@ -199,6 +199,35 @@ fn set_add(set: &mut StationSet, s: usize) {
     set[s >> 6] |= 1 << (s & 63);
 }
 
+/// The stations of the set, in order.
+#[inline]
+pub(super) fn stations(set: &StationSet) -> Stations {
+    Stations { set: *set, word: 0 }
+}
+
+/// The iterator of [`stations`]: takes the lowest station off the set each time.
+pub(super) struct Stations {
+    set: StationSet,
+    word: usize,
+}
+
+impl Iterator for Stations {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.word < self.set.len() {
+            let bits = self.set[self.word];
+            if bits != 0 {
+                self.set[self.word] = bits & (bits - 1);
+                return Some(self.word * 64 + bits.trailing_zeros() as usize);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
 /// Whether station `s` is in the set.
 #[inline]
 pub(super) fn set_has(set: &StationSet, s: usize) -> bool {
@@ -445,16 +474,11 @@ impl Position {
                 continue;
             }
             let dest = targets::<ATTACKS>(&self.board, from, rank_of(p) == ENGINEER);
-            for (word, &bits) in dest.iter().enumerate() {
-                let mut bits = bits;
-                while bits != 0 {
-                    let to = word * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    moves.push(Move {
-                        from: from as u8,
-                        to: to as u8,
-                    });
-                }
+            for to in stations(&dest) {
+                moves.push(Move {
+                    from: from as u8,
+                    to: to as u8,
+                });
             }
         }
     }
