@@ -3,8 +3,9 @@
 //! A seat lives as long as its flag, so the evaluation is built around two questions:
 //! how much fighting power each team has (material, with the values of engineers and bombs
 //! depending on what the enemy still has), and how close each flag is to being taken (its
-//! guards, open rails towards it, enemies inside the seat's area, direct threats). On top
-//! come the one-move threats between pieces (who can take what before the victim's seat
+//! guards, open rails towards it, enemies inside the seat's area, enemies beside it or able
+//! to come beside it with nothing of the flag's team to answer them). On top come the
+//! one-move threats between pieces (who can take what before the victim's seat
 //! gets to move), rail mobility, camps and the no-combat draw counter.
 //!
 //! Every term is a weight of `weights.rs` times a count (`core::linear`), the weights
