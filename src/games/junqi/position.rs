@@ -251,9 +251,9 @@ pub(super) fn reach(board: &[u8; STATIONS], from: usize, engineer: bool) -> Stat
     targets::<false>(board, from, engineer)
 }
 
-/// The rail stations holding an enemy of `side_team` that an engineer there could ride
-/// from to `to` (over empty rail stations, turning as it likes): a ride is the same path
-/// both ways, so these are the enemies an engineer's reach from `to` would attack.
+/// The enemies of `side_team` on rail stations from which an engineer could ride to `to`
+/// (over empty rail stations, turning as it likes). A ride is the same path both ways, so
+/// they are what an engineer of `side_team` on `to` could attack.
 #[inline]
 pub(super) fn engineer_approaches(
     board: &[u8; STATIONS],
