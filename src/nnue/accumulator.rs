@@ -112,7 +112,7 @@ impl<G: Features> Accumulators<G> {
             }
             ply.fresh = true;
         }
-        network.output(&self.plies[last].sums, pos.side_to_move())
+        network.output(&self.plies[last].sums, pos.view_to_move())
     }
 
     /// Brings `ply`'s sums up to date from the whole position there: the pieces of

@@ -123,6 +123,10 @@ where
         self.hand_written.exchange(pos, mv)
     }
 
+    fn good_capture(&self, pos: &G, mv: G::Move) -> bool {
+        self.hand_written.good_capture(pos, mv)
+    }
+
     fn futility_margin(&self, depth: i32) -> Option<Score> {
         self.hand_written.futility_margin(depth)
     }

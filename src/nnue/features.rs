@@ -59,6 +59,11 @@ pub trait Features: Game {
     type Context: Copy;
     /// This position's context.
     fn context(&self) -> Self::Context;
+    /// The view whose sums come first in the output, the side to move's: in chess and
+    /// shogi the player to move, in Junqi its team (a view per team, not per seat).
+    fn view_to_move(&self) -> usize {
+        self.side_to_move()
+    }
     /// The inputs of `piece` seen by `view` (a player) in `context`.
     fn inputs(view: usize, piece: Piece, context: Self::Context) -> Inputs;
     /// Every piece of the position, as [`Features::inputs`] reads them.

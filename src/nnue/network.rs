@@ -149,7 +149,7 @@ impl Network {
         }
     }
 
-    /// The score from the view of `side`, the side to move, given both views' sums.
+    /// The score from the view of `side`, the side to move's view, given both views' sums.
     pub fn output(&self, sums: &[Sum; 2], side: usize) -> Score {
         let (us, them) = (&sums[side], &sums[side ^ 1]);
         let h = self.hidden;
@@ -176,6 +176,6 @@ impl Network {
 
     /// The score of `pos` from the side to move's view, from the whole position.
     pub fn evaluate<G: Features>(&self, pos: &G) -> Score {
-        self.output(&self.refresh(pos), pos.side_to_move())
+        self.output(&self.refresh(pos), pos.view_to_move())
     }
 }

@@ -42,7 +42,7 @@ fn parse_one<G: Features>(line: &str, lambda: f32, logistic: Logistic) -> Option
         return None;
     }
     let first = lambda * result + (1.0 - lambda) * logistic.expected_score(score);
-    let side = pos.side_to_move();
+    let side = pos.view_to_move();
     let context = pos.context();
     let view = |v: usize| {
         pos.occupants()

@@ -152,9 +152,10 @@ impl Training {
         let trained = groups.len();
         let mut samples: Vec<Sample> = groups.into_iter().flatten().collect();
         eprintln!(
-            "train: {} positions ({trained} lines and their mirror images), {} held out, \
-             read in {:.1} s",
+            "train: {} positions ({trained} lines, {} mirror images), {} held out, read in \
+             {:.1} s",
             samples.len(),
+            samples.len() - trained,
             held.len(),
             start.elapsed().as_secs_f64()
         );
