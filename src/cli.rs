@@ -75,7 +75,7 @@ enum Action {
         #[command(flatten)]
         settings: crate::tools::datagen::Datagen,
     },
-    /// Train a game's network (chess or shogi) on `datagen` positions and write the
+    /// Train a game's network (chess, shogi or Junqi) on `datagen` positions and write the
     /// network file the engine's `EvalFile` option reads.
     Train {
         #[arg(long, value_parser = parse_game, default_value = "chess")]
@@ -153,6 +153,7 @@ pub fn main() -> ExitCode {
         Some(Action::Train { game, training }) => match game {
             GameKind::Chess => training.run::<crate::games::chess::Position>().map(|_| ()),
             GameKind::Shogi => training.run::<crate::games::shogi::Position>().map(|_| ()),
+            GameKind::Junqi => training.run::<crate::games::junqi::Position>().map(|_| ()),
             other => Err(anyhow::anyhow!("{other} has no network")),
         },
         Some(Action::Solve { game, out }) => match game {

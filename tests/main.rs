@@ -24,6 +24,7 @@ mod foursquare_search;
 mod foursquare_tablebase;
 mod foursquare_tablebase_protocol;
 mod junqi_dark;
+mod junqi_nnue;
 mod junqi_perft;
 mod junqi_protocol;
 mod junqi_search;

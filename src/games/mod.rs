@@ -52,7 +52,9 @@ impl GameKind {
             GameKind::Shogi => {
                 Ok(task.run::<shogi::Position, _>(self, shogi::NetworkEval::default()))
             }
-            GameKind::Junqi => Ok(task.run::<junqi::Position, _>(self, junqi::Eval)),
+            GameKind::Junqi => {
+                Ok(task.run::<junqi::Position, _>(self, junqi::NetworkEval::default()))
+            }
             GameKind::FourSquare => Ok(task.run::<foursquare::Position, _>(self, foursquare::Eval)),
         }
     }

@@ -618,6 +618,12 @@ impl Evaluator<Position> for Eval {
     }
 }
 
+/// A piece's fixed value (the one move ordering uses), where a network's training starts
+/// its direct weights.
+pub(super) fn static_value(piece: u8) -> Score {
+    STATIC.of(piece, 2)
+}
+
 /// What the attack `mv` wins by the fixed values (see [`combat_gain`]); 0 for a quiet move.
 fn attack_gain(pos: &Position, mv: Move) -> Score {
     if mv.is_special() {

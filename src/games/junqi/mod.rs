@@ -9,6 +9,8 @@
 //! - `notation`: `setup ...` lineups with [`SetupError`], the full form, the diagram.
 //! - `eval`: [`Eval`], the static evaluation the search uses, linear in the weights of
 //!   `weights` (fitted by `qiyi tune`).
+//! - `nnue`: the inputs of a network (`EvalFile`, [`NetworkEval`]), trained by `qiyi
+//!   train` in place of the hand-written evaluation.
 //! - `deploy`: [`deploy`], random but sensible lineups (布阵) for `go deploy`.
 //! - `record`: the referee's annotated plies ([`Entry`]) and how an open position writes them.
 //! - `dark`: the dark game's information state, exact rank inference and a sampler of
@@ -30,6 +32,7 @@ pub mod board;
 pub mod dark;
 mod deploy;
 mod eval;
+mod nnue;
 mod notation;
 mod position;
 mod record;
@@ -38,6 +41,7 @@ mod weights;
 
 pub use deploy::deploy;
 pub use eval::Eval;
+pub use nnue::NetworkEval;
 pub use notation::{DEFAULT_LINEUP, SetupError, parse_lineup};
 pub use position::{EMPTY, FLAG, Move, Position, Undo, rank_of, seat_of};
 pub use record::{Clash, Entry, Ply, Report};
