@@ -1,8 +1,9 @@
 //! Efficiently updatable neural networks (NNUE), for any game that names its inputs
 //! ([`Features`]): each piece where it stands (or, in shogi, each piece in hand) is one
-//! input per view, colour relative to the side whose view it is, into hidden units per
-//! view (as many as the network file says, up to [`MAX_HIDDEN`]), clipped ReLU, then one
-//! output from both views, the side to move's first.
+//! input per view, colour relative to the side whose view it is (Junqi: a view per team,
+//! seats counted from the team's), into hidden units per view (as many as the network
+//! file says, up to [`MAX_HIDDEN`]), clipped ReLU, then one output from both views, the
+//! side to move's first.
 //! Beside the hidden units each input has a weight added straight to the output (as
 //! Stockfish's PSQT weights): half the side to move's sum of them less half the other
 //! side's. That linear part learns material and piece placement from far fewer positions
