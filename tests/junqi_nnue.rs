@@ -3,7 +3,7 @@
 //! it once `EvalFile` names it, in the open game and in the dark one (where every world
 //! is evaluated by it). Out of the box Junqi evaluates by hand.
 
-use crate::common::{Engine, TinyNetwork, tiny_network};
+use crate::common::{Engine, TinyNetwork, engine_without_network, tiny_network};
 use std::time::Duration;
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -16,16 +16,7 @@ fn shallow_score(engine: &mut Engine) -> String {
 #[test]
 fn a_junqi_network_trained_on_datagen_positions_plays_through_eval_file() {
     let TinyNetwork { dir, net, .. } = tiny_network("junqi");
-    let mut engine = Engine::start(&["--game", "junqi"]);
-    engine.send("ugi");
-    let declared = engine.until("ugiok", 10 * SECOND);
-    assert!(
-        declared
-            .iter()
-            .any(|l| l == "option name EvalFile type string default <empty>"),
-        "{declared:#?}"
-    );
-    engine.ask("isready", "readyok");
+    let mut engine = engine_without_network("junqi", "ugi");
     let hand_written = shallow_score(&mut engine);
 
     engine.settle(&[&format!("setoption name EvalFile value {net}")]);

@@ -3,7 +3,7 @@
 //! with it once `EvalFile` names it. Out of the box shogi evaluates by hand (no network
 //! is built in); a chess network is refused with one error line.
 
-use crate::common::{Engine, TinyNetwork, run_qiyi, tiny_network};
+use crate::common::{Engine, TinyNetwork, engine_without_network, run_qiyi, tiny_network};
 use std::time::Duration;
 
 /// The score of `go depth 1` after two opening moves, with a cleared table.
@@ -24,16 +24,7 @@ fn a_shogi_network_trained_on_datagen_positions_plays_through_eval_file() {
         chess_net.to_str().unwrap(),
     ]));
 
-    let mut engine = Engine::start(&["--game", "shogi"]);
-    engine.send("usi");
-    let declared = engine.until("usiok", Duration::from_secs(10));
-    assert!(
-        declared
-            .iter()
-            .any(|l| l == "option name EvalFile type string default <empty>"),
-        "{declared:#?}"
-    );
-    engine.ask("isready", "readyok");
+    let mut engine = engine_without_network("shogi", "usi");
     let hand_written = shallow_score(&mut engine);
 
     // A network of the wrong game is refused, and the evaluation kept.

@@ -73,6 +73,22 @@ pub fn tiny_network(game: &str) -> TinyNetwork {
     TinyNetwork { dir, data, net }
 }
 
+/// An engine of `game` after its handshake (`usi`, `ugi`), which must declare `EvalFile`
+/// empty by default: no network is built in, the hand-written evaluation plays.
+pub fn engine_without_network(game: &str, handshake: &str) -> Engine {
+    let mut engine = Engine::start(&["--game", game]);
+    engine.send(handshake);
+    let declared = engine.until(&format!("{handshake}ok"), Duration::from_secs(10));
+    assert!(
+        declared
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <empty>"),
+        "{declared:#?}"
+    );
+    engine.ask("isready", "readyok");
+    engine
+}
+
 /// The cache directory the test engines use, so that tests never touch the user's own
 /// (`$XDG_CACHE_HOME`, where the FourSquare tablebase is cached).
 pub fn test_cache_dir() -> PathBuf {
