@@ -64,7 +64,7 @@ pub trait Features: Game {
     fn view_to_move(&self) -> usize {
         self.side_to_move()
     }
-    /// The inputs of `piece` seen by `view` (a player) in `context`.
+    /// The inputs of `piece` seen by `view` (a player; in Junqi a team) in `context`.
     fn inputs(view: usize, piece: Piece, context: Self::Context) -> Inputs;
     /// Every piece of the position, as [`Features::inputs`] reads them.
     fn occupants(&self) -> impl Iterator<Item = Piece> + '_;
