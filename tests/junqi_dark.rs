@@ -285,3 +285,21 @@ fn a_long_dark_game_is_answered_in_time() {
         "{lines:#?}"
     );
 }
+
+/// With few pieces left a world costs little, and the plan that decides the game is
+/// longer than one reply: a timed search goes on to deeper worlds. At depth 1 the engine
+/// let this won game (a flag four of its moves away) run into the no-combat draw.
+#[test]
+fn a_timed_search_with_few_pieces_left_goes_deeper() {
+    let mut engine = engine("dark");
+    let position = include_str!("data/junqi_dark_endgame.txt");
+    engine.send(position.trim());
+    engine.send("go movetime 500");
+    let lines = engine.until("bestmove", 5 * SECOND);
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth "));
+    let depth: u32 = last
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(0);
+    assert!(depth >= 3, "{lines:#?}");
+}
