@@ -263,16 +263,22 @@ fn skill_level_weakens_the_dark_search_too() {
     }
 }
 
+/// A dark engine's move in `position` (a `position` command) within `movetime` ms: the
+/// engine, and its lines up to `bestmove`, which must come within five seconds.
+fn dark_move(position: &str, movetime: u32) -> (Engine, Vec<String>) {
+    let mut engine = engine("dark");
+    engine.send(position.trim());
+    engine.send(&format!("go movetime {movetime}"));
+    let lines = engine.until("bestmove", 5 * SECOND);
+    (engine, lines)
+}
+
 /// Late in a long dark game dozens of hidden pieces are joined by combats, and a sampler
 /// that must prove which ranks can be completed can search for minutes (it once did, and
 /// the seat forfeited its game). A move must come within its time, and `d` soon.
 #[test]
 fn a_long_dark_game_is_answered_in_time() {
-    let mut engine = engine("dark");
-    let position = include_str!("data/junqi_dark_long_game.txt");
-    engine.send(position.trim());
-    engine.send("go movetime 200");
-    let lines = engine.until("bestmove", 5 * SECOND);
+    let (mut engine, lines) = dark_move(include_str!("data/junqi_dark_long_game.txt"), 200);
     assert!(
         lines.last().is_some_and(|l| l.starts_with("bestmove ")),
         "{lines:#?}"
@@ -291,11 +297,7 @@ fn a_long_dark_game_is_answered_in_time() {
 /// let this won game (a flag four of its moves away) run into the no-combat draw.
 #[test]
 fn a_timed_search_with_few_pieces_left_goes_deeper() {
-    let mut engine = engine("dark");
-    let position = include_str!("data/junqi_dark_endgame.txt");
-    engine.send(position.trim());
-    engine.send("go movetime 500");
-    let lines = engine.until("bestmove", 5 * SECOND);
+    let (_engine, lines) = dark_move(include_str!("data/junqi_dark_endgame.txt"), 1000);
     let last = lines.iter().rev().find(|l| l.starts_with("info depth "));
     let depth: u32 = last
         .and_then(|l| l.split_whitespace().nth(2))
