@@ -15,8 +15,8 @@
 //! standard errors. When worlds come cheap (few pieces left), a timed search goes one ply
 //! deeper once enough of them are done, and again, as long as the deeper worlds can still
 //! be many ([`DEEPEN_AFTER`]). Worlds are searched in parallel on the `Threads` option's
-//! threads, each world on one thread. `docs/design/junqi-dark.md` §6 describes this search as the
-//! Junqi dark game uses it.
+//! threads, each world on one thread. `docs/design/junqi-dark.md` §6 describes this
+//! search as the Junqi dark game uses it.
 
 use super::history::Histories;
 use super::worker::Worker;
