@@ -40,7 +40,7 @@ fn proven_short_wins_and_losses_are_found_exactly() {
             continue;
         };
         tt.clear();
-        control.reset(false);
+        control.reset(false, std::time::Instant::now());
         let limits = Limits {
             depth: Some(7),
             ..Limits::default()

@@ -250,7 +250,8 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             Some(Verdict::SearchAmong(moves)) => moves.clone(),
             _ => searchmoves,
         };
-        self.control.reset(limits.ponder);
+        self.control
+            .reset(limits.ponder, limits.received.unwrap_or_else(Instant::now));
         if let Some(claim) = self.dialect.claim_win()
             && self.position.can_claim_win()
         {
@@ -337,7 +338,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// `checkmate notimplemented`. A timed one is held to `MoveTimeLimit` like any search;
     /// only `go mate infinite` runs until `stop`.
     fn mate(&mut self, time: Option<u64>) -> Result<(), String> {
-        self.control.reset(false);
+        self.control.reset(false, Instant::now());
         let pos = self.position.clone();
         let control = self.control.clone();
         let limit = time
@@ -365,7 +366,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
     /// new position interrupts it, only `info string perft stopped: ...` (never a partial
     /// count that could pass for the real one).
     fn perft(&mut self, depth: u32) -> Result<(), String> {
-        self.control.reset(false);
+        self.control.reset(false, Instant::now());
         let pos = self.position.clone();
         let threads = self.params.threads;
         let control = self.control.clone();

@@ -24,6 +24,7 @@ use crate::games::{GameKind, WithGame};
 use std::io::{BufRead, Write};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// What `help` prints: the commands, for a person who started the engine at a terminal.
 pub const HELP: &str = "\
@@ -269,8 +270,11 @@ impl Loop {
     }
 }
 
-/// Reads stdin on its own thread; `None` marks the end of input.
-fn spawn_reader() -> mpsc::Receiver<Option<Result<String, String>>> {
+/// Reads stdin on its own thread; `None` marks the end of input. Each line comes with the
+/// moment it was read: a move's time counts from its `go` line's, whatever the loop was
+/// still doing then (a dark game's `position` takes milliseconds to replay, many more on
+/// a loaded machine, and the GUI's clock is running).
+fn spawn_reader() -> mpsc::Receiver<Option<(Instant, Result<String, String>)>> {
     let (sender, receiver) = mpsc::channel();
     std::thread::Builder::new()
         .name("stdin".into())
@@ -278,7 +282,7 @@ fn spawn_reader() -> mpsc::Receiver<Option<Result<String, String>>> {
             let stdin = std::io::stdin();
             let mut input = stdin.lock();
             loop {
-                let line = read_line(&mut input);
+                let line = read_line(&mut input).map(|line| (Instant::now(), line));
                 let end = line.is_none();
                 if sender.send(line).is_err() || end {
                     break;
@@ -329,6 +333,23 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, String>> {
     Some(Ok(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
+/// `command` with the moment its line was read, where it needs it (`go`'s clock).
+fn stamped(command: Command, read: Instant) -> Command {
+    match command {
+        Command::Go {
+            mut limits,
+            searchmoves,
+        } => {
+            limits.received = Some(read);
+            Command::Go {
+                limits,
+                searchmoves,
+            }
+        }
+        command => command,
+    }
+}
+
 /// Runs the protocol loop on stdin/stdout until `quit` or the end of input.
 pub fn run(game: Option<GameKind>) {
     // A person at a terminal is told how to begin; a GUI (stdin a pipe) sees nothing.
@@ -358,7 +379,7 @@ pub fn run(game: Option<GameKind>) {
         state.game = None;
         state.game_fixed = false;
     }
-    while let Ok(Some(line)) = input.recv() {
+    while let Ok(Some((read, line))) = input.recv() {
         let line = match line {
             Ok(line) => line,
             Err(message) => {
@@ -368,7 +389,7 @@ pub fn run(game: Option<GameKind>) {
         };
         log::debug!("<< {}", line.trim_end());
         let command = match parse(&line, state.kind()) {
-            Ok(Some(command)) => command,
+            Ok(Some(command)) => stamped(command, read),
             Ok(None) => continue,
             Err(e) => {
                 out.error(&e.0);
@@ -399,5 +420,48 @@ mod tests {
         assert!(junk.ends_with("isready\n"));
         assert_eq!(read_line(&mut input).unwrap().unwrap(), "last");
         assert!(read_line(&mut input).is_none());
+    }
+
+    /// What the engine printed, shared with the test.
+    #[derive(Clone, Default)]
+    struct Printed(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Printed {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A move's time counts from when its `go` line was read: a `go movetime` read as
+    /// long ago as its movetime is answered at once.
+    #[test]
+    fn a_move_is_timed_from_its_go_line_being_read() {
+        use std::time::Duration;
+        let printed = Printed::default();
+        let mut state = Loop {
+            out: Output::new(Box::new(printed.clone())),
+            game: Some(GameKind::Chess),
+            game_fixed: true,
+            dialect: None,
+            session: None,
+            settings: Vec::new(),
+        };
+        let movetime = Duration::from_secs(4);
+        let Some(read) = Instant::now().checked_sub(movetime) else {
+            return; // a machine up for less than the movetime
+        };
+        let sent = Instant::now();
+        let go = parse("go movetime 4000", GameKind::Chess).unwrap().unwrap();
+        assert!(state.execute(stamped(go, read)).unwrap());
+        let answered = || String::from_utf8_lossy(&printed.0.lock().unwrap()).contains("bestmove");
+        while !answered() && sent.elapsed() < 2 * movetime {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(answered());
+        assert!(sent.elapsed() < movetime / 2, "{:?}", sent.elapsed());
     }
 }

@@ -53,11 +53,11 @@ impl Default for Control {
 }
 
 impl Control {
-    /// Arms the switches for a new search that starts now.
-    pub fn reset(&self, pondering: bool) {
+    /// Arms the switches for a new search that started at `start`.
+    pub fn reset(&self, pondering: bool, start: Instant) {
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(pondering, Ordering::SeqCst);
-        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = start;
     }
 
     /// Asks the search to return as soon as possible (`stop`).

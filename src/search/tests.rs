@@ -311,7 +311,7 @@ fn multipv_reports_distinct_lines_and_stop_is_obeyed() {
     let pos = TicTacToe::start_position();
     let tt = TranspositionTable::new(1);
     let control = Control::default();
-    control.reset(false);
+    control.reset(false, std::time::Instant::now());
     let limits = Limits {
         depth: Some(4),
         ..Limits::default()
@@ -342,7 +342,7 @@ fn multipv_reports_distinct_lines_and_stop_is_obeyed() {
     assert_eq!(firsts.len(), 3);
 
     // A stopped infinite search returns at once with a legal move.
-    control.reset(false);
+    control.reset(false, std::time::Instant::now());
     control.stop();
     let infinite = Limits {
         infinite: true,

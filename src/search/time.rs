@@ -5,7 +5,7 @@
 //! all of the search's time policy lives here, the search only asks.
 
 use crate::core::Score;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What `go` asked for, in protocol-neutral form. Clocks are indexed by player.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,6 +28,9 @@ pub struct Limits {
     pub infinite: bool,
     /// Think on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// When the `go` line was read, if known: the move's time counts from then, not from
+    /// when the engine got to it.
+    pub received: Option<Instant>,
 }
 
 impl Limits {
