@@ -334,20 +334,11 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, String>> {
 }
 
 /// `command` with the moment its line was read, where it needs it (`go`'s clock).
-fn stamped(command: Command, read: Instant) -> Command {
-    match command {
-        Command::Go {
-            mut limits,
-            searchmoves,
-        } => {
-            limits.received = Some(read);
-            Command::Go {
-                limits,
-                searchmoves,
-            }
-        }
-        command => command,
+fn stamped(mut command: Command, read: Instant) -> Command {
+    if let Command::Go { limits, .. } = &mut command {
+        limits.received = Some(read);
     }
+    command
 }
 
 /// Runs the protocol loop on stdin/stdout until `quit` or the end of input.
