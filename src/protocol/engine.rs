@@ -14,8 +14,8 @@ use crate::core::{
 use crate::games::GameKind;
 use crate::perft;
 use crate::search::{
-    self, Control, FULL_SKILL, Histories, Limits, Report, SearchParams, Skill, TimeBudget,
-    TranspositionTable,
+    self, Control, FULL_SKILL, Histories, Lateness, Limits, Report, SearchParams, Skill,
+    TimeBudget, TranspositionTable,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -53,6 +53,8 @@ pub struct Engine<G: Game, E: Evaluator<G>> {
     /// Each search thread's move histories, kept from move to move within a game.
     histories: Arc<Mutex<Vec<Histories<G>>>>,
     control: Arc<Control>,
+    /// How late the last answers were, kept back on the next searches.
+    lateness: Arc<Lateness>,
     job: Option<JoinHandle<()>>,
     /// Set by the job just before it prints its final answer.
     answered: Arc<AtomicBool>,
@@ -83,6 +85,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             tt: Arc::new(TranspositionTable::new(16)),
             histories: Arc::default(),
             control: Arc::new(Control::default()),
+            lateness: Arc::default(),
             job: None,
             answered: Arc::new(AtomicBool::new(false)),
         }
@@ -272,12 +275,14 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             Some(limited) => Arc::new(limited),
             None => self.eval.clone(),
         };
-        let (tt, histories, control) = (
+        let (tt, histories, control, lateness) = (
             self.tt.clone(),
             self.histories.clone(),
             self.control.clone(),
+            self.lateness.clone(),
         );
         let (out, dialect, mut params) = (self.out.clone(), self.dialect, self.params);
+        params.time = lateness.settings(params.time);
         params.skill = Skill::at_level(self.strength_level(), rand::random());
         let show_wdl = self.show_wdl;
         self.spawn(move || {
@@ -316,6 +321,12 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                     ),
                 },
             };
+            // A ponder search's time counts from `ponderhit`, if it came at all.
+            if !limits.ponder
+                && let Some(hard) = TimeBudget::new(&limits, pos.side_to_move(), params.time).hard
+            {
+                lateness.record(control.elapsed(), hard);
+            }
             let best = result.best.map(|mv| pos.move_name(mv));
             let ponder = result.ponder.map(|mv| pos.move_name(mv));
             vec![dialect.bestmove(best.as_deref(), ponder.as_deref())]

@@ -30,7 +30,7 @@ pub use skill::{FULL_SKILL, Skill};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-pub use time::{Limits, TimeBudget, TimeSettings};
+pub use time::{Lateness, Limits, TimeBudget, TimeSettings};
 pub use tt::{Bound, TranspositionTable};
 use worker::Worker;
 pub use worlds::search as search_worlds;

@@ -5,6 +5,7 @@
 //! all of the search's time policy lives here, the search only asks.
 
 use crate::core::Score;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What `go` asked for, in protocol-neutral form. Clocks are indexed by player.
@@ -152,6 +153,45 @@ impl TimeBudget {
     }
 }
 
+/// How late the engine's own answers have been: how far past its hard limit each search
+/// ended, counted from the `go` line being read. A loaded machine can hold a finished
+/// search back (a thread waiting for a time slice, a world that cannot be cut short), and
+/// `Move Overhead` alone does not know it: the lateness of one answer is kept back on the
+/// next, as more overhead, and forgotten by halves on the answers that come in time. A
+/// steady delay of d settles at d more overhead, so the answers land where they should.
+#[derive(Debug, Default)]
+pub struct Lateness {
+    /// The overhead to add to `Move Overhead`, milliseconds.
+    extra: AtomicU64,
+}
+
+impl Lateness {
+    /// The milliseconds to keep back on the next search, besides `Move Overhead`.
+    pub fn extra(&self) -> u64 {
+        self.extra.load(Ordering::Relaxed)
+    }
+
+    /// Takes in a search that answered `elapsed` after its start under the hard limit
+    /// `hard` (which already kept [`Lateness::extra`] back). No more than half the hard
+    /// limit is kept back, so one stall never leaves the next move without time.
+    pub fn record(&self, elapsed: Duration, hard: Duration) {
+        let late = elapsed.saturating_sub(hard).min(hard / 2).as_millis() as u64;
+        let extra = late.max(self.extra() / 2);
+        if late > 0 {
+            log::debug!("answered {late} ms past the hard limit: {extra} ms more kept back");
+        }
+        self.extra.store(extra, Ordering::Relaxed);
+    }
+
+    /// `settings` with the lateness kept back as more `Move Overhead`.
+    pub fn settings(&self, settings: TimeSettings) -> TimeSettings {
+        TimeSettings {
+            move_overhead: settings.move_overhead + self.extra(),
+            ..settings
+        }
+    }
+}
+
 /// How settled the search's answer is: the best move after the last completed iteration,
 /// how many iterations in a row it has stayed best, and its score. The main thread spends
 /// more of its budget when the answer is still changing or falling, less when it has
@@ -274,6 +314,36 @@ mod tests {
         };
         let (soft, hard) = ms(TimeBudget::new(&limits, 0, settings));
         assert!(soft.unwrap() <= 1470 && hard.unwrap() <= 1470);
+    }
+
+    #[test]
+    fn a_late_answer_is_kept_back_on_the_next_and_forgotten_by_halves() {
+        let lateness = Lateness::default();
+        let ms = Duration::from_millis;
+        let movetime = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        let hard = |lateness: &Lateness| {
+            let settings = lateness.settings(TimeSettings::default());
+            TimeBudget::new(&movetime, 0, settings).hard.unwrap()
+        };
+        assert_eq!(hard(&lateness), ms(970));
+        lateness.record(ms(1210), hard(&lateness));
+        assert_eq!(lateness.extra(), 240);
+        assert_eq!(hard(&lateness), ms(730));
+        // In time: half is forgotten.
+        lateness.record(ms(700), hard(&lateness));
+        assert_eq!((lateness.extra(), hard(&lateness)), (120, ms(850)));
+        // A steady delay of 40 ms settles at 40 ms more overhead.
+        for _ in 0..10 {
+            let h = hard(&lateness);
+            lateness.record(h + ms(40), h);
+        }
+        assert_eq!((lateness.extra(), hard(&lateness)), (40, ms(930)));
+        // One stall keeps back at most half the time.
+        lateness.record(ms(60_000), ms(930));
+        assert_eq!(lateness.extra(), 465);
     }
 
     #[test]
