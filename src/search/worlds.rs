@@ -44,15 +44,16 @@ pub const UNTIMED_WORLDS: usize = 64;
 /// time; the plans that decide such positions (a chase of the last piece that can move,
 /// a ride round to a flag) are longer than one reply, and the time left is better spent
 /// on deeper worlds than on more of the same. Head to head at 200 ms, dark seat mode:
-/// 55.8% over 320 games against the build that stayed at one ply, then 59.0% over 184
-/// games for 32 worlds and a third of the time left against 48 and a quarter
+/// 55.8% over 320 games against the build that stayed at one ply. Sooner (32 worlds and a
+/// third of the time left) gained at 200 ms but lost at 1000 ms, where it took middle-game
+/// moves to depth 2 with some 30 worlds instead of depth 1 with hundreds
 /// (lab/benchmarks.md).
-const DEEPEN_AFTER: usize = 32;
+const DEEPEN_AFTER: usize = 48;
 
 /// The share of the time left that the worlds at one depth may have taken for the search
-/// to go deeper: at a third, the next depth (a few times dearer a world) still gets
-/// nearly as many worlds.
-const DEEPEN_SHARE: u32 = 3;
+/// to go deeper: at a quarter, the next depth (a few times dearer a world) still gets
+/// about as many worlds.
+const DEEPEN_SHARE: u32 = 4;
 
 /// Worlds (effectively) a deeper depth must have searched for its verdict to replace the
 /// one of the depth before: fewer say less than the shallower many.
