@@ -3,6 +3,7 @@
 
 use super::Dialect;
 use crate::search::Limits;
+use std::time::Instant;
 
 /// One command from the GUI or script.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,8 +24,12 @@ pub enum Command {
         searchmoves: Vec<String>,
     },
     /// `go mate <ms>|infinite` (USI): a dedicated mate search, answered `checkmate ...`;
-    /// `None` searches until `stop`.
-    Mate { time: Option<u64> },
+    /// `None` searches until `stop`. Its time counts from `received`, when the line was
+    /// read, if known.
+    Mate {
+        time: Option<u64>,
+        received: Option<Instant>,
+    },
     /// `go deploy` (Junqi): a lineup for the seat to move.
     Deploy,
     /// `go perft D`: count the legal move tree, per root move.

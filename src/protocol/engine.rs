@@ -346,10 +346,12 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 
     /// USI's `go mate`: the game's mate search on the job thread, answered with
     /// `checkmate <moves>`, `checkmate nomate`, `checkmate timeout` or
-    /// `checkmate notimplemented`. A timed one is held to `MoveTimeLimit` like any search;
-    /// only `go mate infinite` runs until `stop`.
-    fn mate(&mut self, time: Option<u64>) -> Result<(), String> {
-        self.control.reset(false, Instant::now());
+    /// `checkmate notimplemented`. A timed one is held to `MoveTimeLimit` like any search
+    /// and timed, like `go`, from its line being read; only `go mate infinite` runs until
+    /// `stop`.
+    fn mate(&mut self, time: Option<u64>, received: Option<Instant>) -> Result<(), String> {
+        self.control
+            .reset(false, received.unwrap_or_else(Instant::now));
         let pos = self.position.clone();
         let control = self.control.clone();
         let limit = time
@@ -530,7 +532,7 @@ impl<G: Game, E: Evaluator<G>> Session for Engine<G, E> {
                 searchmoves,
             } => self.go(limits, &searchmoves)?,
             Command::Perft { depth } => self.perft(depth)?,
-            Command::Mate { time } => self.mate(time)?,
+            Command::Mate { time, received } => self.mate(time, received)?,
             Command::Stop | Command::GameOver | Command::Quit => self.stop(),
             Command::PonderHit => {
                 if !(self.busy() && self.control.ponderhit()) {

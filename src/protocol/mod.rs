@@ -335,8 +335,10 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, String>> {
 
 /// `command` with the moment its line was read, where it needs it (`go`'s clock).
 fn stamped(mut command: Command, read: Instant) -> Command {
-    if let Command::Go { limits, .. } = &mut command {
-        limits.received = Some(read);
+    match &mut command {
+        Command::Go { limits, .. } => limits.received = Some(read),
+        Command::Mate { received, .. } => *received = Some(read),
+        _ => {}
     }
     command
 }
@@ -427,32 +429,60 @@ mod tests {
         }
     }
 
-    /// A move's time counts from when its `go` line was read: a `go movetime` read as
-    /// long ago as its movetime is answered at once.
-    #[test]
-    fn a_move_is_timed_from_its_go_line_being_read() {
+    /// Plays `lines` to a fresh engine for `game`, the last stamped as read 4 s ago
+    /// (asking for 4 s), and answers how long after it was sent the answer `done` came.
+    fn answer_to_a_line_read_long_ago(
+        game: GameKind,
+        lines: &[&str],
+        done: &str,
+    ) -> Option<std::time::Duration> {
         use std::time::Duration;
         let printed = Printed::default();
         let mut state = Loop {
             out: Output::new(Box::new(printed.clone())),
-            game: Some(GameKind::Chess),
+            game: Some(game),
             game_fixed: true,
             dialect: None,
             session: None,
             settings: Vec::new(),
         };
-        let movetime = Duration::from_secs(4);
-        let Some(read) = Instant::now().checked_sub(movetime) else {
-            return; // a machine up for less than the movetime
-        };
+        let asked = Duration::from_secs(4);
+        let (last, before) = lines.split_last().unwrap();
+        for line in before {
+            assert!(state.execute(parse(line, game).unwrap().unwrap()).unwrap());
+        }
+        let read = Instant::now().checked_sub(asked)?; // a machine up for less than that
         let sent = Instant::now();
-        let go = parse("go movetime 4000", GameKind::Chess).unwrap().unwrap();
-        assert!(state.execute(stamped(go, read)).unwrap());
-        let answered = || String::from_utf8_lossy(&printed.0.lock().unwrap()).contains("bestmove");
-        while !answered() && sent.elapsed() < 2 * movetime {
+        let command = parse(last, game).unwrap().unwrap();
+        assert!(state.execute(stamped(command, read)).unwrap());
+        let answered = || String::from_utf8_lossy(&printed.0.lock().unwrap()).contains(done);
+        while !answered() && sent.elapsed() < 2 * asked {
             std::thread::sleep(Duration::from_millis(5));
         }
         assert!(answered());
-        assert!(sent.elapsed() < movetime / 2, "{:?}", sent.elapsed());
+        Some(sent.elapsed())
+    }
+
+    /// A move's time counts from when its `go` line was read: a `go movetime` read as
+    /// long ago as its movetime is answered at once.
+    #[test]
+    fn a_move_is_timed_from_its_go_line_being_read() {
+        let took =
+            answer_to_a_line_read_long_ago(GameKind::Chess, &["go movetime 4000"], "bestmove");
+        assert!(took.is_none_or(|t| t.as_millis() < 2000), "{took:?}");
+    }
+
+    /// So does USI's timed mate search, in a position where it finds neither a mate nor
+    /// a proof that there is none in seconds.
+    #[test]
+    fn a_mate_search_is_timed_from_its_line_being_read() {
+        let position = "position sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL \
+                        w RGgsn5p 1";
+        let took = answer_to_a_line_read_long_ago(
+            GameKind::Shogi,
+            &[position, "go mate 4000"],
+            "checkmate timeout",
+        );
+        assert!(took.is_none_or(|t| t.as_millis() < 2000), "{took:?}");
     }
 }

@@ -157,8 +157,14 @@ fn parse_go(rest: &[&str], game: GameKind) -> Result<Command, ParseError> {
         && dialect::native(game).timed_mate_search()
     {
         return match limit {
-            ["infinite"] => Ok(Command::Mate { time: None }),
-            [ms] => milliseconds("mate", Some(ms)).map(|ms| Command::Mate { time: Some(ms) }),
+            ["infinite"] => Ok(Command::Mate {
+                time: None,
+                received: None,
+            }),
+            [ms] => milliseconds("mate", Some(ms)).map(|ms| Command::Mate {
+                time: Some(ms),
+                received: None,
+            }),
             _ => error("go mate needs a time in milliseconds or infinite"),
         };
     }
@@ -295,11 +301,17 @@ mod tests {
         let usi = |line| parse(line, GameKind::Shogi);
         assert_eq!(
             usi("go mate 1000"),
-            Ok(Some(Command::Mate { time: Some(1000) }))
+            Ok(Some(Command::Mate {
+                time: Some(1000),
+                received: None
+            }))
         );
         assert_eq!(
             usi("go mate infinite"),
-            Ok(Some(Command::Mate { time: None }))
+            Ok(Some(Command::Mate {
+                time: None,
+                received: None
+            }))
         );
         assert!(usi("go mate").is_err());
         assert!(usi("go mate soon").is_err());
