@@ -333,7 +333,8 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, String>> {
     Some(Ok(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
-/// `command` with the moment its line was read, where it needs it (`go`'s clock).
+/// `command` with the moment its line was read, where it needs it (the clocks of `go` and
+/// USI's `go mate`).
 fn stamped(mut command: Command, read: Instant) -> Command {
     match &mut command {
         Command::Go { limits, .. } => limits.received = Some(read),
