@@ -33,6 +33,15 @@ impl<G: Game> Default for Histories<G> {
     }
 }
 
+impl<G: Game> Histories<G> {
+    /// Forgets everything learnt, keeping the tables.
+    pub(super) fn clear(&mut self) {
+        self.countermoves.fill(None);
+        self.history.fill(0);
+        self.continuation.fill(0);
+    }
+}
+
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     /// The move that led to the node at `ply`, if it was a real move.
     pub(super) fn previous_move(&self, ply: usize) -> Option<G::Move> {

@@ -90,6 +90,26 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     pub(super) stability: Stability<G::Move>,
 }
 
+/// A worker's per-ply stacks and its evaluation cache (a megabyte and a hundred and thirty
+/// vectors), which the search over worlds hands from one world's worker to the next
+/// rather than allocating them for every world's short search. The cache stays valid
+/// from one search to the next: it is keyed by the full hash.
+pub(super) struct Buffers<M> {
+    killers: Vec<[Option<M>; 2]>,
+    pv: Vec<Vec<M>>,
+    eval_cache: Vec<(u64, Score)>,
+}
+
+impl<M> Default for Buffers<M> {
+    fn default() -> Self {
+        Buffers {
+            killers: Vec::new(),
+            pv: Vec::new(),
+            eval_cache: Vec::new(),
+        }
+    }
+}
+
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     pub fn new(
         id: usize,
@@ -99,6 +119,30 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         histories: &'a mut Histories<G>,
         moves: &MoveList<G::Move>,
     ) -> Self {
+        Self::with_buffers(id, pos, eval, shared, histories, moves, Buffers::default())
+    }
+
+    /// A worker that searches with `buffers` (an earlier worker's, or empty ones): the
+    /// killers and lines are cleared, the evaluation cache kept.
+    pub(super) fn with_buffers(
+        id: usize,
+        pos: G,
+        eval: &'a E,
+        shared: &'a Shared<'a, G::Move>,
+        histories: &'a mut Histories<G>,
+        moves: &MoveList<G::Move>,
+        buffers: Buffers<G::Move>,
+    ) -> Self {
+        let Buffers {
+            mut killers,
+            mut pv,
+            mut eval_cache,
+        } = buffers;
+        killers.clear();
+        killers.resize(MAX_PLY + 1, [None; 2]);
+        pv.iter_mut().for_each(Vec::clear);
+        pv.resize_with(MAX_PLY + 1, || Vec::with_capacity(MAX_PLY));
+        eval_cache.resize(EVAL_CACHE, (0, NO_EVAL));
         Worker {
             id,
             eval_state: eval.new_state(&pos),
@@ -109,14 +153,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            killers: vec![[None; 2]; MAX_PLY + 1],
+            killers,
             histories,
             played: [None; MAX_PLY + 1],
-            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            pv,
             null_made: [false; MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
             root_depth: 1,
-            eval_cache: vec![(0, NO_EVAL); EVAL_CACHE],
+            eval_cache,
             stability: Stability::default(),
         }
     }
@@ -137,6 +181,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.root_depth = 1;
         self.stability = Stability::default();
         self.publish_nodes();
+    }
+
+    /// Ends the worker, handing its buffers on to the next.
+    pub(super) fn into_buffers(self) -> Buffers<G::Move> {
+        Buffers {
+            killers: self.killers,
+            pv: self.pv,
+            eval_cache: self.eval_cache,
+        }
     }
 
     pub(super) fn nodes(&self) -> u64 {

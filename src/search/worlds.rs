@@ -19,13 +19,14 @@
 //! search as the Junqi dark game uses it.
 
 use super::history::Histories;
-use super::worker::Worker;
+use super::worker::{Buffers, Worker};
 use super::{
     Control, Limits, Report, ReportFn, SKILL_CANDIDATES, SearchParams, SearchResult, Shared, Skill,
     TimeBudget, TranspositionTable, WorldsReport, wait_for_stop,
 };
 use crate::core::{Evaluator, Game, Hidden, MATE, MATE_BOUND, MoveList, Outcome, Score};
 use rayon::prelude::*;
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// Plies searched below each root move in a world when `go` names no depth (then
@@ -90,6 +91,11 @@ const SCREEN_KEEP: usize = 12;
 /// million nodes a second): a combat-heavy world must not eat the time of many others.
 /// `stop` and the time limits are polled within the search, as in any search.
 const NODES_PER_MOVE: u64 = 20_000;
+
+/// The tables of workers whose world is done, for the next worlds' workers: a world's
+/// search is short, and allocating them anew for each cost some 6% of the worlds a timed
+/// move searched (lab/benchmarks.md).
+type Spare<G> = Mutex<Vec<(Histories<G>, Buffers<<G as Game>::Move>)>>;
 
 /// The win probability of a score from the view of the team it is for.
 fn win_probability(score: Score) -> f64 {
@@ -351,6 +357,7 @@ fn search_world<G: Game, E: Evaluator<G>>(
     control: &Control,
     hard: Option<Duration>,
     out_of_time: &(dyn Fn() -> bool + Sync),
+    spare: &Spare<G>,
 ) -> Option<(Vec<Score>, u64)> {
     let team = world.team_to_move();
     let mut scores = Vec::with_capacity(moves.len());
@@ -362,20 +369,28 @@ fn search_world<G: Game, E: Evaluator<G>>(
     };
     let budget = TimeBudget { soft: None, hard };
     let shared = Shared::new(control, tt, &limits, budget, 1, 1);
-    let mut histories = Histories::default();
+    let reused = spare.lock().ok().and_then(|mut spare| spare.pop());
+    let (mut histories, buffers) = match reused {
+        Some((mut histories, buffers)) => {
+            histories.clear();
+            (histories, buffers)
+        }
+        None => Default::default(),
+    };
     // One worker for the whole world, moved from root move to root move.
-    let mut worker = Worker::new(
+    let mut worker = Worker::with_buffers(
         0,
         world.clone(),
         eval,
         &shared,
         &mut histories,
         &MoveList::new(),
+        buffers,
     );
     let mut replies = MoveList::new();
     for &mv in moves {
         if out_of_time() {
-            return None;
+            break;
         }
         let mut child = world.clone();
         child.make_move(mv);
@@ -398,6 +413,10 @@ fn search_world<G: Game, E: Evaluator<G>>(
             }
         };
         scores.push(score);
+    }
+    let buffers = worker.into_buffers();
+    if let Ok(mut spare) = spare.lock() {
+        spare.push((histories, buffers));
     }
     // A search the limit cut short gave a score of half a search.
     (!out_of_time()).then_some((scores, nodes))
@@ -460,6 +479,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
                 .ok()
         })
         .flatten();
+    let spare = Spare::<G>::default();
     let mut tallies = Tallies::new(moves.len());
     let (mut worlds, mut nodes, mut seed) = (0usize, 0u64, 0u64);
     let mut best = 0;
@@ -543,6 +563,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
                 control,
                 budget.hard,
                 &out_of_time,
+                &spare,
             )
         };
         let screening = depth > 0 && screened < SCREEN_WORLDS;
@@ -669,6 +690,40 @@ mod tests {
         assert!((250.0..600.0).contains(&sticky), "runs of ten: {sticky:.0}");
         // Too few for batches: taken at their number.
         assert_eq!(independent_worlds(&draws[..10]), 10.0);
+    }
+
+    /// A world searched with the tables an earlier world's worker left gets what it gets
+    /// with fresh ones: nothing learnt in one world leaks into the next.
+    #[test]
+    fn a_world_searched_with_spare_tables_is_searched_as_with_fresh_ones() {
+        use crate::games::chess;
+        let worlds = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "r2qkb1r/ppp2ppp/2np1n2/4p3/2B1P1b1/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6",
+        ]
+        .map(|fen| chess::Position::from_notation(fen).unwrap());
+        let control = Control::default();
+        let search = |world: &chess::Position, spare: &Spare<chess::Position>| {
+            let mut moves = MoveList::new();
+            world.legal_moves(&mut moves);
+            let tt = TranspositionTable::new(1);
+            search_world(
+                world,
+                &moves,
+                &chess::HandEval,
+                &tt,
+                3,
+                &control,
+                None,
+                &|| false,
+                spare,
+            )
+        };
+        let fresh = search(&worlds[0], &Spare::default());
+        let spare = Spare::default();
+        search(&worlds[1], &spare);
+        assert_eq!(spare.lock().unwrap().len(), 1);
+        assert_eq!(search(&worlds[0], &spare), fresh);
     }
 
     #[test]
