@@ -301,7 +301,6 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                         &pos,
                         &*hidden,
                         &*eval,
-                        &tt,
                         &control,
                         &limits,
                         &params,
