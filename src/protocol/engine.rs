@@ -301,6 +301,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                         &pos,
                         &*hidden,
                         &*eval,
+                        &tt,
                         &control,
                         &limits,
                         &params,

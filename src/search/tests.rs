@@ -498,6 +498,7 @@ fn worlds_are_weighed_by_the_belief() {
         &Coin::start_position(),
         &CoinBelief,
         &Zero,
+        &TranspositionTable::new(1),
         &Control::default(),
         &Limits::default(),
         &SearchParams::default(),

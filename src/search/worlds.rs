@@ -92,13 +92,6 @@ const SCREEN_KEEP: usize = 12;
 /// `stop` and the time limits are polled within the search, as in any search.
 const NODES_PER_MOVE: u64 = 20_000;
 
-/// Megabytes of the transposition table the worlds of a move share. No position recurs
-/// from one world to the next (each differs in some hidden rank), so the table serves only
-/// the searches within a world; the engine's `Hash`-sized table (16 MB by default) cost
-/// cache misses for nothing: one this size, which stays in a core's cache, gave 3-8% more
-/// worlds a second and the same scores and moves (lab/benchmarks.md).
-const WORLD_HASH_MB: usize = 1;
-
 /// The tables of workers whose world is done, for the next worlds' workers: a world's
 /// search is short, and allocating them anew for each cost some 6% of the worlds a timed
 /// move searched (lab/benchmarks.md).
@@ -437,6 +430,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
     root: &G,
     hidden: &dyn Hidden<G>,
     eval: &E,
+    tt: &TranspositionTable,
     control: &Control,
     limits: &Limits,
     params: &SearchParams,
@@ -463,7 +457,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
     let budget = TimeBudget::new(limits, root.side_to_move(), params.time);
     let depth = limits.depth.unwrap_or(WORLD_DEPTH);
     let mut depth = params.skill.map_or(depth, |skill| depth.min(skill.depth));
-    let tt = &TranspositionTable::new(WORLD_HASH_MB);
+    tt.new_search();
     // Without a clock or `movetime` only the per-move cap bounds the time: then the worlds
     // are counted.
     let timed = limits.gives_time(root.side_to_move());

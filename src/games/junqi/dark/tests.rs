@@ -978,7 +978,7 @@ impl crate::core::Evaluator<Position> for StopAfter {
 /// its brigadier) or lose the seat, and the engine, out of time, played i5i6.
 #[test]
 fn out_of_time_before_any_world_the_move_still_saves_the_flag() {
-    use crate::search::{Control, Limits, SearchParams, search_worlds};
+    use crate::search::{Control, Limits, SearchParams, TranspositionTable, search_worlds};
     let record = "g6f7=w l11k12=w i12i9=m f11g12=w f7l7=w k12j12=w i9l9=w g12h12=w l7m8=m \
         m11f11=m l9f9=w e7k9=m g5g11=m o9o10=m f9e10=m k9l11=m g4g9=m m7g3=l k13l11=w c9c8=m \
         g9l9=m n7k6=w l11m10=m c8c9=m g3e7=m k6j6=w m10l10=w c9c10=m l9m10=m j6i6=w l10l8=w \
@@ -1012,6 +1012,7 @@ fn out_of_time_before_any_world_the_move_still_saves_the_flag() {
             &root,
             &knowledge(),
             &eval,
+            &TranspositionTable::new(1),
             &control,
             limits,
             params,
