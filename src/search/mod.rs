@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 pub use time::{Lateness, Limits, TimeBudget, TimeSettings};
 pub use tt::{Bound, TranspositionTable};
-use worker::Worker;
+use worker::{Buffers, Worker};
 pub use worlds::search as search_worlds;
 
 /// Shared switches between the protocol thread and a running search.
@@ -313,13 +313,30 @@ pub fn search<G: Game, E: Evaluator<G>>(
             let moves = &moves;
             let builder = std::thread::Builder::new().stack_size(16 << 20);
             let spawned = builder.spawn_scoped(scope, move || {
-                Worker::new(id, root.clone(), eval, shared, histories, moves).iterate(None);
+                Worker::new(
+                    id,
+                    root.clone(),
+                    eval,
+                    shared,
+                    histories,
+                    moves,
+                    Buffers::default(),
+                )
+                .iterate(None);
             });
             if let Err(err) = spawned {
                 log::warn!("could not start search thread {id}: {err}");
             }
         }
-        let mut main = Worker::new(0, root.clone(), eval, &shared, main_histories, &moves);
+        let mut main = Worker::new(
+            0,
+            root.clone(),
+            eval,
+            &shared,
+            main_histories,
+            &moves,
+            Buffers::default(),
+        );
         let result = main.iterate(Some(report));
         shared.abort.store(true, Ordering::SeqCst);
         result

@@ -111,20 +111,9 @@ impl<M> Default for Buffers<M> {
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
-    pub fn new(
-        id: usize,
-        pos: G,
-        eval: &'a E,
-        shared: &'a Shared<'a, G::Move>,
-        histories: &'a mut Histories<G>,
-        moves: &MoveList<G::Move>,
-    ) -> Self {
-        Self::with_buffers(id, pos, eval, shared, histories, moves, Buffers::default())
-    }
-
     /// A worker that searches with `buffers` (an earlier worker's, or empty ones): the
     /// killers and lines are cleared, the evaluation cache kept.
-    pub(super) fn with_buffers(
+    pub(super) fn new(
         id: usize,
         pos: G,
         eval: &'a E,
@@ -295,6 +284,7 @@ pub(super) mod tests {
             &shared,
             &mut histories,
             &moves,
+            Buffers::default(),
         );
         test(&mut worker, &tt);
     }

@@ -378,7 +378,7 @@ fn search_world<G: Game, E: Evaluator<G>>(
         None => Default::default(),
     };
     // One worker for the whole world, moved from root move to root move.
-    let mut worker = Worker::with_buffers(
+    let mut worker = Worker::new(
         0,
         world.clone(),
         eval,
