@@ -424,7 +424,7 @@ fn search_world<G: Game, E: Evaluator<G>>(
 /// The legal moves in `pos` into `moves`, captures first (`legal` is scratch space). Below
 /// a root move, the reply that refutes it is most often a capture: found first, it lets
 /// the quiet replies after it fail low at once (at depth 1, the seat after them stands
-/// pat), and a world's verdicts are the same as in the order generated, with 13% more
+/// pat), and a world's verdicts are the same as in the order generated, with 13-23% more
 /// worlds a second (lab/benchmarks.md).
 fn captures_first<G: Game>(pos: &G, legal: &mut MoveList<G::Move>, moves: &mut MoveList<G::Move>) {
     legal.clear();
