@@ -78,7 +78,7 @@ pub(super) fn pick_next<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i3
 
 /// Sorts `moves[from..]` by key, highest first, ties in their present order; on the
 /// stack, without allocating.
-fn sort_tail<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i32>, from: usize) {
+pub(super) fn sort_tail<M: Copy>(moves: &mut MoveList<M>, keys: &mut MoveList<i32>, from: usize) {
     let mut order: MoveList<(i32, u32)> = MoveList::new();
     for j in from..moves.len() {
         order.push((keys[j], j as u32));

@@ -26,7 +26,6 @@ use super::{
 };
 use crate::core::{Evaluator, Game, Hidden, MATE, MATE_BOUND, MoveList, Outcome, Score};
 use rayon::prelude::*;
-use std::cmp::Reverse;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -388,7 +387,7 @@ fn search_world<G: Game, E: Evaluator<G>>(
         &MoveList::new(),
         buffers,
     );
-    let (mut legal, mut replies) = (MoveList::new(), MoveList::new());
+    let mut replies = MoveList::new();
     for &mv in moves {
         if out_of_time() {
             break;
@@ -401,7 +400,8 @@ fn search_world<G: Game, E: Evaluator<G>>(
             Some(Outcome::Draw) => 0,
             None => {
                 let same_team = child.team_to_move() == team;
-                captures_first(&child, eval, &mut legal, &mut replies);
+                replies.clear();
+                child.legal_moves(&mut replies);
                 worker.rebase(child, &replies);
                 let score = if depth == 0 {
                     worker.quiesce()
@@ -420,31 +420,6 @@ fn search_world<G: Game, E: Evaluator<G>>(
     }
     // A search the limit cut short gave a score of half a search.
     (!out_of_time()).then_some((scores, nodes))
-}
-
-/// The legal moves in `pos` into `moves`, captures first, in the evaluation's capture
-/// order (`legal` is scratch space). Below a root move, the reply that refutes it is most
-/// often a capture: found first, it lets the quiet replies after it fail low at once (at
-/// depth 1, the seat after them stands pat), and a world's verdicts are the same as in
-/// the order generated, with about a quarter more worlds a second (lab/benchmarks.md).
-fn captures_first<G: Game, E: Evaluator<G>>(
-    pos: &G,
-    eval: &E,
-    legal: &mut MoveList<G::Move>,
-    moves: &mut MoveList<G::Move>,
-) {
-    legal.clear();
-    pos.legal_moves(legal);
-    moves.clear();
-    for &mv in legal.iter().filter(|&&mv| pos.is_capture(mv)) {
-        moves.push(mv);
-    }
-    moves
-        .as_mut_slice()
-        .sort_unstable_by_key(|&mv| Reverse(eval.capture_order(pos, mv)));
-    for &mv in legal.iter().filter(|&&mv| !pos.is_capture(mv)) {
-        moves.push(mv);
-    }
 }
 
 /// Searches a root whose player does not see everything, over worlds drawn from
@@ -749,31 +724,6 @@ mod tests {
         search(&worlds[1], &spare);
         assert_eq!(spare.lock().unwrap().len(), 1);
         assert_eq!(search(&worlds[0], &spare), fresh);
-    }
-
-    #[test]
-    fn replies_are_every_legal_move_captures_first_best_first() {
-        use crate::games::chess;
-        let pos = chess::Position::from_notation(
-            "r2qkb1r/ppp2ppp/2np1n2/4p3/2B1P1b1/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6",
-        )
-        .unwrap();
-        let (mut legal, mut replies) = (MoveList::new(), MoveList::new());
-        captures_first(&pos, &chess::HandEval, &mut legal, &mut replies);
-        let captures = replies.iter().filter(|&&mv| pos.is_capture(mv)).count();
-        assert!(captures >= 2);
-        assert!(replies.iter().take(captures).all(|&mv| pos.is_capture(mv)));
-        let order: Vec<Score> = replies.as_slice()[..captures]
-            .iter()
-            .map(|&mv| chess::HandEval.capture_order(&pos, mv))
-            .collect();
-        assert!(order.windows(2).all(|w| w[0] >= w[1]), "{order:?}");
-        assert!(order[0] > order[captures - 1], "{order:?}");
-        let mut got = replies.as_slice().to_vec();
-        let mut all = legal.as_slice().to_vec();
-        got.sort_by_key(|&mv| chess::Position::move_index(mv));
-        all.sort_by_key(|&mv| chess::Position::move_index(mv));
-        assert_eq!(got, all);
     }
 
     #[test]
