@@ -335,6 +335,63 @@ fn open_game_forfeits_illegal_moves_silence_and_crashes() {
     replays(&game);
 }
 
+#[test]
+fn seat_clocks_run_down_and_an_empty_clock_times_out() {
+    let dir = scratch("clock");
+    let logs = scratch("clock-logs");
+    let lineup = qiyi::games::junqi::DEFAULT_LINEUP;
+    let game = referee(
+        &dir,
+        &[
+            "--engine",
+            &qiyi(),
+            "--engine",
+            &fake(&logs, lineup, "silent"),
+            "--teams",
+            "--games",
+            "1",
+            "--tc",
+            "2+0.1",
+            "--margin",
+            "300",
+            "--max-passes",
+            "2",
+            "--seed",
+            "1",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(game.stdout.contains("tc 2+0.1"), "{}", game.stdout);
+    assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
+    assert_eq!(game.faults("B"), [0, 4, 0, 0]);
+    assert_eq!(game.faults("A"), [0, 0, 0, 0]);
+    // What the silent E+W process was told: every seat's clock; E's, emptied by its
+    // timeout, holds its increment alone at its next turn, S's ran down by what S took
+    // and gained its increment.
+    let log = logs_of(&logs).concat();
+    let goes: Vec<Vec<u64>> = log
+        .lines()
+        .filter(|l| l.starts_with("go stime"))
+        .map(|l| {
+            l.split_whitespace()
+                .skip(1)
+                .collect::<Vec<_>>()
+                .chunks(2)
+                .map(|pair| pair[1].parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(goes.len(), 4, "{log}");
+    assert_eq!(
+        goes[0][1..],
+        [2000, 2000, 2000, 100, 100, 100, 100],
+        "{log}"
+    );
+    assert!(goes[0][0] > 100 && goes[0][0] <= 2100, "{log}");
+    assert_eq!(goes[2][1], 100, "E's clock after its timeout: {log}");
+    replays(&game);
+}
+
 /// The logs the fake engines wrote into `dir`.
 fn logs_of(dir: &Path) -> Vec<String> {
     let mut logs: Vec<String> = std::fs::read_dir(dir)

@@ -133,6 +133,8 @@ pub struct Player {
     /// The longest a move given in time took, from `position` sent to `bestmove` read:
     /// what the engine's time use looks like from outside, parsing and pipes included.
     slowest: Duration,
+    /// How long the last move given in time took, measured the same way.
+    last: Duration,
 }
 
 impl Player {
@@ -175,6 +177,7 @@ impl Player {
             gone: false,
             errors: Vec::new(),
             slowest: Duration::ZERO,
+            last: Duration::ZERO,
         })
     }
 
@@ -190,6 +193,11 @@ impl Player {
     /// The longest a move given in time has taken so far.
     pub fn slowest(&self) -> Duration {
         self.slowest
+    }
+
+    /// How long the last move given in time took.
+    pub fn last(&self) -> Duration {
+        self.last
     }
 
     /// The `info string error` lines seen since the last call.
@@ -332,7 +340,8 @@ impl Player {
                 Answer::Late => break,
                 answer => {
                     if let Answer::Given(_) = answer {
-                        self.slowest = self.slowest.max(sent.elapsed());
+                        self.last = sent.elapsed();
+                        self.slowest = self.slowest.max(self.last);
                     }
                     return answer;
                 }

@@ -6,6 +6,7 @@
 //! `forfeit`. Each process is sent the whole game from the setup every turn, through its
 //! [`View`] of the [`Transcript`].
 
+use super::clock::Clocks;
 use super::engine::{Answer, EngineSpec, Player};
 use super::transcript::{Event, Transcript, View};
 use super::{Config, Info, Lineups, team};
@@ -45,6 +46,10 @@ pub struct Faults {
     /// The slowest move given in time, milliseconds from `position` to `bestmove`: not a
     /// fault, but how near one came.
     pub slowest_ms: u64,
+    /// Moves given in time, and the milliseconds they took in all: with `--tc`, how much
+    /// of its clock an engine spends.
+    pub moves: u32,
+    pub thinking_ms: u64,
 }
 
 impl Faults {
@@ -54,6 +59,13 @@ impl Faults {
         self.crashes += other.crashes;
         self.bad_lineups += other.bad_lineups;
         self.slowest_ms = self.slowest_ms.max(other.slowest_ms);
+        self.moves += other.moves;
+        self.thinking_ms += other.thinking_ms;
+    }
+
+    /// The mean time of a move given in time, milliseconds.
+    pub fn mean_ms(&self) -> u64 {
+        self.thinking_ms / u64::from(self.moves.max(1))
     }
 }
 
@@ -260,6 +272,7 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
     };
     let mut plies = 0;
     let mut out: Vec<(usize, &'static str)> = Vec::new();
+    let mut clocks = config.tc.map(Clocks::new);
 
     let mut adjudicated = false;
     let outcome = loop {
@@ -276,16 +289,32 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
         let event = if table.players[p].is_gone() {
             Event::forfeit(&mut pos)
         } else {
-            let answer = table.players[p].go(
-                &transcript.position(&views[p]),
-                config.movetime,
-                config.margin,
-            );
+            let position = transcript.position(&views[p]);
+            let player = &mut table.players[p];
+            let answer = match &clocks {
+                Some(clocks) => {
+                    player.go_with(&position, &clocks.go(), clocks.left(seat), config.margin)
+                }
+                None => player.go(&position, config.movetime, config.margin),
+            };
             table.log_errors(p, config.info);
             table.note_crash(p);
             let e = table.engine[p];
-            let took = table.players[p].slowest().as_millis() as u64;
-            table.faults[e].slowest_ms = table.faults[e].slowest_ms.max(took);
+            let player = &table.players[p];
+            let slowest = player.slowest().as_millis() as u64;
+            table.faults[e].slowest_ms = table.faults[e].slowest_ms.max(slowest);
+            let took = match answer {
+                Answer::Given(_) => {
+                    table.faults[e].moves += 1;
+                    table.faults[e].thinking_ms += player.last().as_millis() as u64;
+                    player.last()
+                }
+                // Late: the whole clock went.
+                _ => Duration::MAX,
+            };
+            if let Some(clocks) = clocks.as_mut() {
+                clocks.charge(seat, took);
+            }
             let mv = match answer {
                 Answer::Given(text) => legal(&pos, &text).unwrap_or_else(|| {
                     log::warn!(

@@ -1,5 +1,6 @@
 //! `qiyi referee`: a match runner for Junqi between two UGI engines given as command lines.
 //!
+//! - `clock`: the seat clocks of `--tc` and the `go` line that gives them.
 //! - `engine`: one engine process — start, handshake, `go` with a deadline, `stop`, `quit`
 //!   then kill, reaping.
 //! - `game`: one game — lineups, the turn loop with its forfeits, the report and record.
@@ -12,11 +13,13 @@
 //! The rules are [`crate::games::junqi::Position`]'s: the referee keeps the open position
 //! and writes what each seat may see from it.
 
+mod clock;
 mod engine;
 mod game;
 mod score;
 mod transcript;
 
+pub use clock::{Clocks, TimeControl};
 pub use engine::{Answer, EngineSpec, Player, split_command};
 pub use game::{Faults, GameReport, TEAMS, eliminations, legal};
 pub use score::{Elo, Tally};
@@ -65,17 +68,19 @@ Seat mode (--seats, the default) starts four processes per game, one per seat; t
 (--teams) starts two, each playing both seats of its team. Each process is sent
 `setoption name Info value open|double-open|dark`, NoCombatDrawPlies, MaxPasses and its
 --option-a/-b, then `uginewgame`, and every turn the whole game: `position setup
-S:<lineup|-> E:.. N:.. W:.. first S moves ...` and `go movetime <ms>`. It is given the
-lineups it may see (`-` for the others): all in open, its team's in double-open, its own
-seat's in dark. A team-mode process always knows both of its team's lineups, so in a dark
+S:<lineup|-> E:.. N:.. W:.. first S moves ...` and `go movetime <ms>` (with --tc, every
+seat's clock: `go stime .. etime .. ntime .. wtime .. sinc .. einc .. ninc .. winc ..`).
+It is given the lineups it may see (`-` for the others): all in open, its team's in
+double-open, its own seat's in dark. A team-mode process always knows both of its team's lineups, so in a dark
 match it is told (and sees) double-open. Open plies are plain (i6i7); double-open and dark
 plies carry the referee's reports (i6i7=m, f7f8=w+h17, k6k7=b#) and out:<seat> tokens.
 
 Forfeits:
   illegal or malformed move  played as `pass` (counts towards MaxPasses)
-  no bestmove within movetime + margin
+  no bestmove within movetime (or the seat's clock, --tc) + margin
                              played as `timeout` (counts towards MaxPasses); the engine
-                             is sent `stop` and its late answer is ignored
+                             is sent `stop` and its late answer is ignored; under --tc
+                             the seat's clock is then empty but for its increments
   crash, end of output, failed write, no answer to ugi/isready within 10 s
                              each seat of that process is out at its next turn:
                              `out:<seat>` in the record (in open mode `resign`, which
@@ -131,7 +136,12 @@ pub struct Config {
     /// Milliseconds per move (`go movetime`).
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
-    /// Milliseconds allowed beyond the movetime before a `timeout`.
+    /// Seat clocks instead of a time a move: BASE+INC in seconds (`60+0.5`). Each seat
+    /// starts with BASE and gains INC after each of its moves; every `go` gives all four
+    /// clocks (`go stime .. etime .. ntime .. wtime .. sinc .. einc .. ninc .. winc ..`).
+    #[arg(long, value_name = "BASE+INC", conflicts_with = "movetime")]
+    pub tc: Option<TimeControl>,
+    /// Milliseconds allowed beyond the movetime (or the seat's clock) before a `timeout`.
     #[arg(long, default_value_t = 500)]
     pub margin: u64,
     /// NoCombatDrawPlies: plies without a piece leaving the board before a draw (0 = off).
@@ -191,8 +201,12 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
         ),
         None => None,
     };
+    let time = match config.tc {
+        Some(tc) => format!("tc {tc}"),
+        None => format!("movetime {} ms", config.movetime),
+    };
     println!(
-        "qiyi referee: {} games, info {}, {}, lineups {}, seed {seed}, movetime {} ms",
+        "qiyi referee: {} games, info {}, {}, lineups {}, seed {seed}, {time}",
         config.games,
         config.info,
         config.seating(),
@@ -200,7 +214,6 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
             Lineups::Random => "random",
             Lineups::Engine => "engine",
         },
-        config.movetime
     );
     println!("A: {}", specs[0].command);
     println!("B: {}", specs[1].command);

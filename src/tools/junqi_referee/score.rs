@@ -54,11 +54,16 @@ impl Tally {
         if let Some(elo) = Elo::estimate(&self.scores) {
             text.push_str(&format!("Elo A - B: {elo}\n"));
         }
-        text.push_str("engine   illegal  timeouts  crashes  bad-lineups  slowest-ms\n");
+        text.push_str("engine   illegal  timeouts  crashes  bad-lineups  slowest-ms  mean-ms\n");
         for (name, f) in ["A", "B"].iter().zip(&self.faults) {
             text.push_str(&format!(
-                "{name:<6} {:>9} {:>9} {:>8} {:>12} {:>11}\n",
-                f.illegal, f.timeouts, f.crashes, f.bad_lineups, f.slowest_ms
+                "{name:<6} {:>9} {:>9} {:>8} {:>12} {:>11} {:>8}\n",
+                f.illegal,
+                f.timeouts,
+                f.crashes,
+                f.bad_lineups,
+                f.slowest_ms,
+                f.mean_ms()
             ));
         }
         text
