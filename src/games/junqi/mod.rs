@@ -80,7 +80,8 @@ impl Position {
                  seat's (in double-open, its partner's too)"
             );
         }
-        // Soft evidence (deployment habits, pieces that sat still) weighs the worlds:
+        // Soft evidence (deployment habits, pieces that sat still, mines beside the
+        // flag) weighs the worlds:
         // against the greedy player in dark seat mode it scored 96.2% against 91.9%
         // without, on the same 80 games' lineups (lab/benchmarks.md).
         let knowledge = dark::Knowledge::new(state, &dark::Evidence::default());

@@ -12,8 +12,15 @@
 //!   engineers, half that for bombs (which move less), nothing for mines and flags.
 //!
 //! The sum is clipped to ±4 per rank.
+//!
+//! A third kind ties pieces together and so is not per piece: **mines on the flag's
+//! approaches**. Lineups put mines beside the flag, on its back-row corner and on the
+//! station in front of its HQ, and rarely beside the other HQ; per-slot habits cannot say
+//! so, and left the flag's HQ a coin toss all game long. The sampler's target gains
+//! `flag_mines` per mine on those two stations of the HQ holding the flag
+//! ([`flag_mines`]), so pieces seen to move beside one HQ point to the other.
 
-use super::{InfoState, LINEUP_SLOTS, PIECES, PieceId};
+use super::{InfoState, LINEUP_SLOTS, PIECES, PieceId, SEAT_PIECES};
 use crate::games::junqi::deploy;
 use crate::games::junqi::position::{BOMB, FLAG, MINE, RANKS};
 use once_cell::sync::Lazy;
@@ -27,6 +34,8 @@ pub struct Evidence {
     pub habits: f32,
     /// Log-weight per ply of stillness taken off the ranks that move (0 = ignore).
     pub stillness: f32,
+    /// Log-weight per mine on an approach of the flag's HQ ([`flag_mines`]; 0 = ignore).
+    pub flag_mines: f32,
 }
 
 impl Evidence {
@@ -34,18 +43,66 @@ impl Evidence {
     pub const NONE: Evidence = Evidence {
         habits: 0.0,
         stillness: 0.0,
+        flag_mines: 0.0,
     };
 }
 
 impl Default for Evidence {
     /// Habits at full weight; a piece that sat still for 100 of its seat's plies is
-    /// e^3 ≈ 20 times likelier to be a mine or flag than an officer, other things equal.
+    /// e^3 ≈ 20 times likelier to be a mine or flag than an officer, other things equal;
+    /// each mine on the approaches of an HQ makes the flag e^1.5 ≈ 4.5 times likelier
+    /// there, the weight under which the true ranks of 30 recorded games were likeliest
+    /// (`lab/benchmarks.md`, the dark game's twenty-first step).
     fn default() -> Evidence {
         Evidence {
             habits: 1.0,
             stillness: 0.03,
+            flag_mines: 1.5,
         }
     }
+}
+
+/// The lineup place (`k`) of a slot.
+const fn k_of(slot: u8) -> usize {
+    let mut k = 0;
+    while LINEUP_SLOTS[k] != slot {
+        k += 1;
+    }
+    k
+}
+
+/// Each HQ's lineup place with its own approaches: the back-row corner beside it and the
+/// station in front. The middle of the back row is beside both HQs and tells them apart no
+/// more, so it is left out.
+const FLAG_APPROACHES: [(usize, [usize; 2]); 2] = [
+    (k_of(26), [k_of(25), k_of(21)]),
+    (k_of(28), [k_of(29), k_of(23)]),
+];
+
+/// Bit `k` set for the lineup places [`flag_mines`] looks at: a swap that touches none of
+/// them leaves it unchanged.
+pub(super) const FLAG_PLACES: u32 = {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < 2 {
+        mask |= 1 << FLAG_APPROACHES[i].0;
+        mask |= 1 << FLAG_APPROACHES[i].1[0];
+        mask |= 1 << FLAG_APPROACHES[i].1[1];
+        i += 1;
+    }
+    mask
+};
+
+/// Mines of `seat` on the approaches of the HQ that holds its flag in `ranks`, by rank
+/// per piece (`ranks[25 * seat + k]`); 0 when its flag is on neither HQ.
+pub(super) fn flag_mines(ranks: &[u8], seat: usize) -> u32 {
+    let of = |k: usize| ranks[seat * SEAT_PIECES + k];
+    FLAG_APPROACHES
+        .iter()
+        .find(|&&(hq, _)| of(hq) == FLAG)
+        .map_or(0, |(_, approaches)| {
+            approaches.iter().filter(|&&k| of(k) == MINE).count() as u32
+        })
 }
 
 /// Clip of every log-weight.
@@ -118,6 +175,25 @@ mod tests {
     }
 
     #[test]
+    fn flag_mines_counts_the_mines_beside_the_flags_hq_only() {
+        // The default lineup: the flag on slot 26 with a mine in front (slot 21) and a
+        // major on the corner (slot 25); a mine in front of the other HQ (slot 23).
+        let mut ranks = [u8::MAX; PIECES];
+        for (k, letter) in crate::games::junqi::DEFAULT_LINEUP.bytes().enumerate() {
+            ranks[SEAT_PIECES + k] = letter - b'a';
+        }
+        assert_eq!(flag_mines(&ranks, 1), 1);
+        assert_eq!(flag_mines(&ranks, 0), 0, "a seat with no ranks");
+        // The flag moved to the other HQ: the mine in front of it counts instead.
+        let (hq, other) = (SEAT_PIECES + k_of(26), SEAT_PIECES + k_of(28));
+        ranks.swap(hq, other);
+        assert_eq!(flag_mines(&ranks, 1), 1);
+        ranks[SEAT_PIECES + k_of(29)] = MINE;
+        assert_eq!(flag_mines(&ranks, 1), 2);
+        assert_eq!(FLAG_PLACES.count_ones(), 6);
+    }
+
+    #[test]
     fn stillness_weighs_against_movers_only() {
         let l = crate::games::junqi::DEFAULT_LINEUP;
         // S moves one piece back and forth; E passes. E's unmoved pieces gather stillness.
@@ -135,6 +211,7 @@ mod tests {
         let w = state.loglik(&Evidence {
             habits: 0.0,
             stillness: 1.0,
+            flag_mines: 0.0,
         });
         let row = w[front.index()];
         assert_eq!(row[0], -2.0);

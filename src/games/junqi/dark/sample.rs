@@ -1,6 +1,7 @@
 //! Complete rank assignments (worlds) consistent with every hard fact, drawn without
 //! failure or retry, each with an importance weight toward the target
-//! `π(x) ∝ Π_p exp(loglik[p][x_p])` over consistent `x` (`docs/design/junqi-dark.md` §5).
+//! `π(x) ∝ exp(β · mines beside the flags) · Π_p exp(loglik[p][x_p])` over consistent `x`
+//! (`docs/design/junqi-dark.md` §5; the first factor is [`flag_mines`]).
 //!
 //! The draw fixes one piece at a time and only ever offers it ranks with which the rest
 //! can still be completed, so it never backtracks:
@@ -17,10 +18,11 @@
 //!    rank in the seat's current complete matching (see `infer`).
 //!
 //! The proposal weighs a rank by how many of it the seat has left unplaced times
-//! `exp(loglik)`; `log_weight = Σ loglik − ln q(x)` corrects the difference to π
+//! `exp(loglik)`; `log_weight = ln π(x) − ln q(x)` corrects the difference to π
 //! (self-normalised importance sampling; [`Sampler::draw`] turns weighted draws into
 //! equally weighted worlds).
 
+use super::evidence::{FLAG_PLACES, flag_mines};
 use super::infer::{Belief, Contradiction, Facts, Net, Pieces, complete, coupled, reaching};
 use super::{Domain, InfoState, PIECES, PieceId, SEAT_PIECES};
 use crate::games::junqi::position::RANKS;
@@ -91,6 +93,10 @@ pub struct Sampler {
     loglik: Box<[[f64; RANKS]; PIECES]>,
     /// `exp(loglik)`.
     weight: Box<[[f64; RANKS]; PIECES]>,
+    /// The log-weight per mine on the flag's approaches ([`flag_mines`]): a term of the
+    /// target that ties pieces together, so the walk's proposal leaves it to the
+    /// importance weight and the swaps' acceptance.
+    flag_mines: f64,
 }
 
 /// Per seat, the ranks not yet taken by a fixed piece.
@@ -132,9 +138,14 @@ fn unreachable_world(follow: Option<&Assignment>) -> Sample {
 }
 
 impl Sampler {
-    /// A sampler for `belief` with soft evidence `loglik` (see [`InfoState::loglik`]).
+    /// A sampler for `belief` with soft evidence `loglik` (see [`InfoState::loglik`]) and
+    /// `flag_mines` per mine on the flag's approaches ([`Evidence::flag_mines`]).
     /// Fails only when no assignment fits the belief at all.
-    pub fn new(belief: &Belief, loglik: &[[f32; RANKS]; PIECES]) -> Result<Sampler, Contradiction> {
+    pub fn new(
+        belief: &Belief,
+        loglik: &[[f32; RANKS]; PIECES],
+        flag_mines: f32,
+    ) -> Result<Sampler, Contradiction> {
         let all: Pieces = (0..PIECES)
             .filter(|&i| belief.exists(PieceId(i as u8)))
             .fold(0, |set, i| set | 1 << i);
@@ -183,6 +194,7 @@ impl Sampler {
             witness,
             loglik: log,
             weight,
+            flag_mines: f64::from(flag_mines),
         })
     }
 
@@ -358,12 +370,21 @@ impl Sampler {
             }
             let log = &self.loglik;
             let (rpi, rqi) = (usize::from(rp), usize::from(rq));
-            let change = log[p][rqi] + log[q][rpi] - log[p][rpi] - log[q][rqi];
-            if change < 0.0 && rng.random::<f64>() >= change.exp() {
-                continue;
-            }
+            let mut change = log[p][rqi] + log[q][rpi] - log[p][rpi] - log[q][rqi];
+            let joint = self.flag_mines != 0.0
+                && (FLAG_PLACES >> (p % SEAT_PIECES) | FLAG_PLACES >> (q % SEAT_PIECES)) & 1 != 0;
+            let before = if joint { flag_mines(ranks, seat) } else { 0 };
             ranks[p] = rq;
             ranks[q] = rp;
+            if joint {
+                let after = flag_mines(ranks, seat);
+                change += self.flag_mines * (f64::from(after) - f64::from(before));
+            }
+            if change < 0.0 && rng.random::<f64>() >= change.exp() {
+                ranks[p] = rp;
+                ranks[q] = rq;
+                continue;
+            }
             if self.links_hold(ranks, &[p, q]) {
                 moved = true;
             } else {
@@ -474,7 +495,8 @@ impl Sampler {
             .iter()
             .chain(&self.rest)
             .map(|&p| self.loglik[usize::from(p)][usize::from(ranks[usize::from(p)])])
-            .sum();
+            .sum::<f64>()
+            + self.flag_mines * f64::from((0..4).map(|seat| flag_mines(&ranks, seat)).sum::<u32>());
         Sample {
             ranks,
             log_weight: log_pi - log_q,
@@ -485,7 +507,7 @@ impl Sampler {
 impl InfoState {
     /// A sampler for this state's belief with the given soft evidence.
     pub fn sampler(&self, evidence: &super::Evidence) -> Sampler {
-        Sampler::new(self.belief(), &self.loglik(evidence))
+        Sampler::new(self.belief(), &self.loglik(evidence), evidence.flag_mines)
             .expect("a state that was built has a consistent assignment")
     }
 }

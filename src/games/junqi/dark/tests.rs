@@ -626,9 +626,16 @@ fn enumerate(belief: &Belief, truth: &Assignment, hidden: &[PieceId]) -> Vec<Ass
 }
 
 /// The sampler's weighted frequencies of each hidden piece's rank against the exact
-/// posterior over the enumerated assignments, and so the frequencies of the equally
+/// posterior over the enumerated assignments (random soft evidence per piece, and
+/// `flag_mines` per mine on a flag's approaches), and so the frequencies of the equally
 /// weighted worlds of [`Sampler::draw`].
-fn compare_with_enumeration(belief: &Belief, truth: &Assignment, hidden: &[PieceId], seed: u64) {
+fn compare_with_enumeration(
+    belief: &Belief,
+    truth: &Assignment,
+    hidden: &[PieceId],
+    flag_mines: f32,
+    seed: u64,
+) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut loglik = [[0f32; RANKS]; PIECES];
     for &p in hidden {
@@ -642,6 +649,7 @@ fn compare_with_enumeration(belief: &Belief, truth: &Assignment, hidden: &[Piece
         hidden
             .iter()
             .map(|p| f64::from(loglik[p.index()][usize::from(x[p.index()])]))
+            .chain((0..4).map(|seat| f64::from(flag_mines * evidence::flag_mines(x, seat) as f32)))
             .sum::<f64>()
             .exp()
     };
@@ -654,7 +662,7 @@ fn compare_with_enumeration(belief: &Belief, truth: &Assignment, hidden: &[Piece
     }
     let mut propagated = belief.clone();
     propagated.propagate().unwrap();
-    let sampler = Sampler::new(&propagated, &loglik).unwrap();
+    let sampler = Sampler::new(&propagated, &loglik, flag_mines).unwrap();
     let samples: Vec<Sample> = (0..20_000).map(|_| sampler.sample(&mut rng)).collect();
     let max = samples
         .iter()
@@ -728,7 +736,22 @@ fn the_sampler_matches_exact_enumeration_within_one_seat() {
         (hidden[3], "cdh"),
         (hidden[4], "hga"),
     ]);
-    compare_with_enumeration(&belief, &truth, &hidden, 1);
+    compare_with_enumeration(&belief, &truth, &hidden, 0.0, 1);
+}
+
+#[test]
+fn the_sampler_weighs_mines_beside_the_flag_as_the_target_says() {
+    // S's two HQs (flag or lieutenant) and the approaches of each (two mines and a
+    // major): the flag's side is told only by where the mines are.
+    let hidden: Vec<PieceId> = [21, 23, 16, 18, 20].map(|k| PieceId::new(0, k)).to_vec();
+    let (belief, truth) = small_belief(&[
+        (hidden[0], "lh"),
+        (hidden[1], "lh"),
+        (hidden[2], "jf"),
+        (hidden[3], "jf"),
+        (hidden[4], "jf"),
+    ]);
+    compare_with_enumeration(&belief, &truth, &hidden, 1.5, 4);
 }
 
 #[test]
@@ -743,7 +766,7 @@ fn a_chain_goes_on_in_a_later_belief_only_from_a_world_it_allows() {
     ];
     let (mut belief, _) = small_belief(&domains);
     belief.propagate().unwrap();
-    let sampler = Sampler::new(&belief, &[[0.0; RANKS]; PIECES]).unwrap();
+    let sampler = Sampler::new(&belief, &[[0.0; RANKS]; PIECES], 0.0).unwrap();
     let mut rng = StdRng::seed_from_u64(3);
     let mut chain = sampler.chain(&mut rng);
     let world = *sampler.draw(&mut chain, 5, &mut rng).last().unwrap();
@@ -755,7 +778,7 @@ fn a_chain_goes_on_in_a_later_belief_only_from_a_world_it_allows() {
     let mut later = belief.clone();
     later.restrict(p, Domain::only(rank)).unwrap();
     later.propagate().unwrap();
-    let narrower = Sampler::new(&later, &[[0.0; RANKS]; PIECES]).unwrap();
+    let narrower = Sampler::new(&later, &[[0.0; RANKS]; PIECES], 0.0).unwrap();
     let mut resumed = narrower
         .resume(&chain)
         .expect("a world the later belief allows");
@@ -768,7 +791,7 @@ fn a_chain_goes_on_in_a_later_belief_only_from_a_world_it_allows() {
     let mut ruled_out = belief.clone();
     ruled_out.restrict(p, Domain::only(other)).unwrap();
     ruled_out.propagate().unwrap();
-    let sampler = Sampler::new(&ruled_out, &[[0.0; RANKS]; PIECES]).unwrap();
+    let sampler = Sampler::new(&ruled_out, &[[0.0; RANKS]; PIECES], 0.0).unwrap();
     assert!(sampler.resume(&chain).is_none());
 }
 
@@ -818,7 +841,7 @@ fn the_sampler_matches_exact_enumeration_across_coupled_seats() {
     }
     belief.add_mover_clause(0, 1 << 16 | 1 << 17).unwrap();
     let hidden: Vec<PieceId> = s.iter().chain(&e).copied().collect();
-    compare_with_enumeration(&belief, &truth, &hidden, 2);
+    compare_with_enumeration(&belief, &truth, &hidden, 0.0, 2);
 }
 
 /// Replays the record on the open start position of a sampled world: every ply must be
