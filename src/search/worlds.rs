@@ -317,10 +317,10 @@ impl Tallies {
     }
 
     /// How far the worlds agree, for the time policy ([`time::agreement_percent`]): how
-    /// many other moves could still be chosen (their hope reaches the choice's cautious
-    /// value), and whether one of them is within the choice's noise (its mean does).
-    fn agreement(&self) -> (usize, bool) {
-        let best = self.choice();
+    /// many moves other than `best` (the [`Tallies::choice`]) could still be chosen (their
+    /// hope reaches its cautious value), and whether one of them is within its noise (its
+    /// mean does).
+    fn agreement(&self, best: usize) -> (usize, bool) {
         let floor = self.cautious(best);
         let rivals = (0..self.moves.len()).filter(|&m| m != best);
         let close = rivals.clone().any(|m| self.mean(m) >= floor);
@@ -624,7 +624,7 @@ pub fn search<G: Game, E: Evaluator<G>>(
         tallies.retain(&keep);
         best = tallies.choice();
         if banks && tallies.effective_worlds() >= PRUNE_AFTER {
-            let (rivals, close) = tallies.agreement();
+            let (rivals, close) = tallies.agreement(best);
             let percent = time::agreement_percent(rivals, close);
             soft = budget.soft.map(|s| budget.scaled(s, percent));
         }
@@ -826,18 +826,22 @@ mod tests {
 
     #[test]
     fn agreement_counts_the_rivals_and_a_close_race() {
+        let agreement = |worlds: &[Vec<Score>]| {
+            let tallies = tally(worlds);
+            tallies.agreement(tallies.choice())
+        };
         // Move 0 ahead in every world, the others far behind: settled.
         let settled: Vec<Vec<Score>> = (0..32).map(|_| vec![0, -400, -600]).collect();
-        assert_eq!(tally(&settled).agreement(), (0, false));
+        assert_eq!(agreement(&settled), (0, false));
         // Move 1 level with move 0 on average, better in half the worlds: a close race.
         let close: Vec<Vec<Score>> = (0..32)
             .map(|w| vec![0, if w % 2 == 0 { 60 } else { -60 }, -600])
             .collect();
-        assert_eq!(tally(&close).agreement(), (1, true));
+        assert_eq!(agreement(&close), (1, true));
         // Move 1 steadily behind by more than move 0's margin but less than the two
         // margins: a rival still, not a close one.
         let behind: Vec<Vec<Score>> = (0..32).map(|_| vec![0, -20, -600]).collect();
-        assert_eq!(tally(&behind).agreement(), (1, false));
+        assert_eq!(agreement(&behind), (1, false));
     }
 
     #[test]
