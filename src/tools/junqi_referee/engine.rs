@@ -130,10 +130,9 @@ pub struct Player {
     gone: bool,
     /// `info string error` lines since the last [`Player::take_errors`].
     errors: Vec<String>,
-    /// The longest a move given in time took, from `position` sent to `bestmove` read:
-    /// what the engine's time use looks like from outside, parsing and pipes included.
-    slowest: Duration,
-    /// How long the last move given in time took, measured the same way.
+    /// How long the last move given in time took, from `position` sent to `bestmove`
+    /// read: what the engine's time use looks like from outside, parsing and pipes
+    /// included.
     last: Duration,
 }
 
@@ -176,7 +175,6 @@ impl Player {
             stale: 0,
             gone: false,
             errors: Vec::new(),
-            slowest: Duration::ZERO,
             last: Duration::ZERO,
         })
     }
@@ -188,11 +186,6 @@ impl Player {
     /// Whether the process has been found gone (it is then never spoken to again).
     pub fn is_gone(&self) -> bool {
         self.gone
-    }
-
-    /// The longest a move given in time has taken so far.
-    pub fn slowest(&self) -> Duration {
-        self.slowest
     }
 
     /// How long the last move given in time took.
@@ -341,7 +334,6 @@ impl Player {
                 answer => {
                     if let Answer::Given(_) = answer {
                         self.last = sent.elapsed();
-                        self.slowest = self.slowest.max(self.last);
                     }
                     return answer;
                 }

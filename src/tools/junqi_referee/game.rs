@@ -300,14 +300,14 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
             table.log_errors(p, config.info);
             table.note_crash(p);
             let e = table.engine[p];
-            let player = &table.players[p];
-            let slowest = player.slowest().as_millis() as u64;
-            table.faults[e].slowest_ms = table.faults[e].slowest_ms.max(slowest);
             let took = match answer {
                 Answer::Given(_) => {
-                    table.faults[e].moves += 1;
-                    table.faults[e].thinking_ms += player.last().as_millis() as u64;
-                    player.last()
+                    let took = table.players[p].last();
+                    let (faults, ms) = (&mut table.faults[e], took.as_millis() as u64);
+                    faults.slowest_ms = faults.slowest_ms.max(ms);
+                    faults.moves += 1;
+                    faults.thinking_ms += ms;
+                    took
                 }
                 // Late: the whole clock went.
                 _ => Duration::MAX,
