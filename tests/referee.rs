@@ -116,6 +116,22 @@ fn referee(dir: &Path, args: &[&str], limit: Duration) -> Match {
     }
 }
 
+/// One game of qiyi (A) against the fake engine (B) deploying the default lineup and
+/// answering `answers`, seed 1, with `args` added: the match and the fake's logs.
+fn against_fake(name: &str, answers: &str, args: &[&str]) -> (Match, PathBuf) {
+    let dir = scratch(name);
+    let logs = scratch(&format!("{name}-logs"));
+    let (a, b) = (
+        qiyi(),
+        fake(&logs, qiyi::games::junqi::DEFAULT_LINEUP, answers),
+    );
+    let mut all = vec![
+        "--engine", &a, "--engine", &b, "--games", "1", "--seed", "1",
+    ];
+    all.extend_from_slice(args);
+    (referee(&dir, &all, Duration::from_secs(60)), logs)
+}
+
 /// The engine's answer to `query result` for a header: `A wins (A S+N)` → `p1win`.
 fn expected_result(header: &str) -> &'static str {
     let a_team = if header.contains("(A S+N)") { 0 } else { 1 };
@@ -226,26 +242,10 @@ fn matches_of_qiyi_against_itself_finish_and_replay() {
 
 #[test]
 fn open_game_forfeits_illegal_moves_silence_and_crashes() {
-    let dir = scratch("illegal");
-    let logs = scratch("illegal-logs");
-    let lineup = qiyi::games::junqi::DEFAULT_LINEUP;
-    let game = referee(
-        &dir,
-        &[
-            "--engine",
-            &qiyi(),
-            "--engine",
-            &fake(&logs, lineup, "i1i9"),
-            "--games",
-            "1",
-            "--movetime",
-            "20",
-            "--max-passes",
-            "2",
-            "--seed",
-            "1",
-        ],
-        Duration::from_secs(60),
+    let (game, _) = against_fake(
+        "illegal",
+        "i1i9",
+        &["--movetime", "20", "--max-passes", "2"],
     );
     // E and W each pass twice (their second pass puts them out): A wins.
     assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
@@ -261,30 +261,20 @@ fn open_game_forfeits_illegal_moves_silence_and_crashes() {
     assert!(game.games()[0].0.contains("E MaxPasses"), "{}", game.record);
     replays(&game);
 
-    let dir = scratch("silent");
-    let silent_logs = scratch("silent-logs");
-    let game = referee(
-        &dir,
+    // A margin long enough that qiyi, at 20 ms a move on a loaded machine, is never
+    // late: only the silent engine may time out.
+    let (game, silent_logs) = against_fake(
+        "silent",
+        "silent",
         &[
-            "--engine",
-            &qiyi(),
-            "--engine",
-            &fake(&silent_logs, lineup, "silent"),
             "--teams",
-            "--games",
-            "1",
             "--movetime",
             "20",
-            // Long enough that qiyi, at 20 ms a move on a loaded machine, is never late:
-            // only the silent engine may time out.
             "--margin",
             "500",
             "--max-passes",
             "2",
-            "--seed",
-            "1",
         ],
-        Duration::from_secs(60),
     );
     assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
     assert_eq!(game.faults("B"), [0, 4, 0, 0]);
@@ -304,24 +294,7 @@ fn open_game_forfeits_illegal_moves_silence_and_crashes() {
 
     // B's processes die at their first turn: E and W are out, each at its turn, written
     // as the `resign` an open engine reads; the others play on.
-    let dir = scratch("crash");
-    let crash_logs = scratch("crash-logs");
-    let game = referee(
-        &dir,
-        &[
-            "--engine",
-            &qiyi(),
-            "--engine",
-            &fake(&crash_logs, lineup, "crash"),
-            "--games",
-            "1",
-            "--movetime",
-            "20",
-            "--seed",
-            "1",
-        ],
-        Duration::from_secs(60),
-    );
+    let (game, _) = against_fake("crash", "crash", &["--movetime", "20"]);
     assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
     assert_eq!(game.faults("B"), [0, 0, 2, 0]);
     let moves = game.moves(0);
@@ -337,29 +310,18 @@ fn open_game_forfeits_illegal_moves_silence_and_crashes() {
 
 #[test]
 fn seat_clocks_run_down_and_an_empty_clock_times_out() {
-    let dir = scratch("clock");
-    let logs = scratch("clock-logs");
-    let lineup = qiyi::games::junqi::DEFAULT_LINEUP;
-    let game = referee(
-        &dir,
+    let (game, logs) = against_fake(
+        "clock",
+        "silent",
         &[
-            "--engine",
-            &qiyi(),
-            "--engine",
-            &fake(&logs, lineup, "silent"),
             "--teams",
-            "--games",
-            "1",
             "--tc",
             "2+0.1",
             "--margin",
             "300",
             "--max-passes",
             "2",
-            "--seed",
-            "1",
         ],
-        Duration::from_secs(60),
     );
     assert!(game.stdout.contains("tc 2+0.1"), "{}", game.stdout);
     assert!(game.stdout.contains("game 1/1: A wins"), "{}", game.stdout);
