@@ -11,7 +11,9 @@ marshal lives (a dead marshal's flag is shown to all by the rules, whatever the 
 the odds `d` gives that the flag is where it truly is (50% when the two headquarters look
 alike to the seat, 100% when it has found it), averaged by how far the game has gone.
 To judge a deployment, compare records of games whose lineups came from it
-(`qiyi referee --lineups engine`) with records of the referee's own (`--lineups random`).
+(`qiyi referee --lineups engine`) with records of the referee's own (`--lineups random`);
+`--lineups-of A` counts only the flags of the seats engine A played (from the record's
+`# game` lines), so one match against another deployment measures both.
 
 And how sharp the beliefs are: the mean odds `d` gives every hidden piece's true rank, and
 their mean log (a rank under `d`'s 0.5% floor counts 0.25%), by the same rows. Compare
@@ -29,6 +31,8 @@ from engine import Engine
 from junqi_baseline import read_board
 
 HIDDEN = re.compile(r"^  ([a-q]\d+) ([SENW]) \{([a-l,]*)\}(.*)$")
+# A record's game line: the seats engine A and engine B played.
+GAME = re.compile(r"^# game \d+: A \(.*\) ([SENW+]+), B \(.*\) ([SENW+]+);")
 # Plies per row of the flag table.
 FLAG_ROWS = 40
 
@@ -49,6 +53,8 @@ def main():
     parser.add_argument("records", nargs="+")
     parser.add_argument("--qiyi", default="target/release/qiyi")
     parser.add_argument("--every", type=int, default=5, help="check every N-th ply")
+    parser.add_argument("--lineups-of", choices="AB",
+                        help="count only the flags of the seats this engine played")
     args = parser.parse_args()
     open_engine, dark_engine = Qiyi(args.qiyi, "open"), Qiyi(args.qiyi, "dark")
     games = checked = pieces = failures = 0
@@ -57,7 +63,12 @@ def main():
     # Per row, the odds given to each hidden piece's true rank.
     rank_odds = {}
     for path in args.records:
+        # The seats whose flags count: all, or those --lineups-of played in this game.
+        counted = set("SENW")
         for line in open(path):
+            played = GAME.match(line)
+            if played and args.lineups_of:
+                counted = set(played.group(1 if args.lineups_of == "A" else 2))
             if not line.startswith("position setup"):
                 continue
             games += 1
@@ -91,7 +102,8 @@ def main():
                         rank = truth.get(m.group(1), ("?", "?"))[1]
                         odds = dict((o[0], float(o[1:-1])) for o in m.group(4).split())
                         rank_odds.setdefault(k // FLAG_ROWS, []).append(odds.get(rank, 0.25))
-                        if rank == "l" and truth[m.group(1)][0] in marshals:
+                        owner = truth[m.group(1)][0]
+                        if rank == "l" and owner in marshals and owner in counted:
                             flag_odds.setdefault(k // FLAG_ROWS, []).append(odds.get("l", 0.0))
                         if rank not in m.group(3).split(","):
                             failures += 1
