@@ -517,3 +517,65 @@ fn engine_lineups_are_used_bad_ones_replaced_and_stubborn_engines_killed() {
         );
     }
 }
+
+#[test]
+fn games_from_recorded_positions_go_on_from_them() {
+    // A finished dark game; its first ten plies are the start, its whole record a game
+    // already over (left out), and a `#` line is skipped.
+    let dir = scratch("from");
+    let (a, b) = (qiyi(), qiyi());
+    let dark = [
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--info",
+        "dark",
+        "--movetime",
+        "20",
+        "--margin",
+        "1000",
+        "--draw-plies",
+        "20",
+        "--seed",
+        "9",
+    ];
+    let first_dir = dir.join("first");
+    std::fs::create_dir_all(&first_dir).unwrap();
+    let mut args = dark.to_vec();
+    args.extend(["--games", "1"]);
+    let first = referee(&first_dir, &args, Duration::from_secs(60));
+    let (header, whole) = first.games()[0];
+    let prefix: Vec<&str> = first.moves(0)[..10].to_vec();
+    let (setup, _) = whole.split_once(" moves ").unwrap();
+    let start = format!("{setup} moves {}", prefix.join(" "));
+    let file = dir.join("starts.txt");
+    std::fs::write(&file, format!("{header}\n{whole}\n{start}\n")).unwrap();
+
+    let mut args = dark.to_vec();
+    args.extend(["--games", "2", "--from", file.to_str().unwrap()]);
+    let game = referee(&dir, &args, Duration::from_secs(120));
+    assert!(game.stdout.contains("(1 positions)"), "{}", game.stdout);
+    assert_eq!(game.faults("A"), [0, 0, 0, 0]);
+    assert_eq!(game.faults("B"), [0, 0, 0, 0]);
+    for (i, (_, position)) in game.games().iter().enumerate() {
+        assert!(position.starts_with(&start), "{position}");
+        assert!(game.moves(i).len() > prefix.len(), "{position}");
+    }
+    replays(&game);
+
+    // A start with an impossible ply (the tenth again, its piece gone) is one error
+    // naming its line; nothing is played.
+    let again = prefix[9].split('=').next().unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, format!("{start} {again}\n")).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(["referee", "--engine", &a, "--engine", &b, "--from"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("bad.txt line 1"), "{stderr}");
+    assert!(stderr.contains("ply 11"), "{stderr}");
+}

@@ -8,6 +8,7 @@
 
 use super::clock::Clocks;
 use super::engine::{Answer, EngineSpec, Player};
+use super::start::Start;
 use super::transcript::{Event, Transcript, View};
 use super::{Config, Info, Lineups, team};
 use crate::core::{Game, MoveList, Outcome};
@@ -30,6 +31,8 @@ pub struct Pairing<'a> {
     /// The pair's generator: the four random lineups first, then replacements for
     /// invalid deployments.
     pub rng: StdRng,
+    /// The recorded position to begin from (`--from`), instead of fresh lineups.
+    pub start: Option<&'a Start>,
 }
 
 /// What one engine did wrong in a game (or a match).
@@ -255,23 +258,35 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
         table.log_errors(p, config.info);
     }
 
-    let mut lineups: [String; 4] = std::array::from_fn(|_| deploy(&mut pairing.rng));
-    if config.lineups == Lineups::Engine {
-        choose_lineups(config, &mut table, &views, &mut lineups, &mut pairing.rng);
-    }
-    let setup = format!(
-        "setup S:{} E:{} N:{} W:{} first S",
-        lineups[0], lineups[1], lineups[2], lineups[3]
-    );
-    let mut pos = Position::from_notation(&setup)?;
-    pos.set_rule_option("NoCombatDrawPlies", &config.draw_plies.to_string())?;
-    pos.set_rule_option("MaxPasses", &config.max_passes.to_string())?;
-    let mut transcript = Transcript {
-        lineups,
-        events: Vec::new(),
+    let (mut pos, mut transcript, mut plies, mut out) = match pairing.start {
+        Some(start) => (
+            start.pos.clone(),
+            Transcript {
+                lineups: start.lineups.clone(),
+                events: start.events.clone(),
+            },
+            start.plies,
+            start.out.clone(),
+        ),
+        None => {
+            let mut lineups: [String; 4] = std::array::from_fn(|_| deploy(&mut pairing.rng));
+            if config.lineups == Lineups::Engine {
+                choose_lineups(config, &mut table, &views, &mut lineups, &mut pairing.rng);
+            }
+            let setup = format!(
+                "setup S:{} E:{} N:{} W:{} first S",
+                lineups[0], lineups[1], lineups[2], lineups[3]
+            );
+            let mut pos = Position::from_notation(&setup)?;
+            pos.set_rule_option("NoCombatDrawPlies", &config.draw_plies.to_string())?;
+            pos.set_rule_option("MaxPasses", &config.max_passes.to_string())?;
+            let transcript = Transcript {
+                lineups,
+                events: Vec::new(),
+            };
+            (pos, transcript, 0, Vec::new())
+        }
     };
-    let mut plies = 0;
-    let mut out: Vec<(usize, &'static str)> = Vec::new();
     let mut clocks = config.tc.map(Clocks::new);
 
     let mut adjudicated = false;

@@ -7,6 +7,7 @@
 //! - `transcript`: the game as the referee records it, and what each process is told of
 //!   it in each `Info` mode.
 //! - `score`: the running score, the Elo estimate and the final table.
+//! - `start`: `--from`, games begun from recorded positions.
 //!
 //! This module holds the match: its settings, the game pairs (sides swap every other game
 //! with the same lineups), the games run in parallel, the progress lines, the record file.
@@ -17,6 +18,7 @@ mod clock;
 mod engine;
 mod game;
 mod score;
+mod start;
 mod transcript;
 
 pub use clock::{Clocks, TimeControl};
@@ -88,6 +90,9 @@ Forfeits:
                              goes on for the others
   invalid or late lineup (--lineups engine)
                              replaced by a random one from the seeded generator
+With --from FILE each pair starts from the next `position setup ... moves ...` line of
+FILE (all four lineups, S first; a record file of --out cut short where the games should
+begin): the referee replays its plies, and the engines are told the game from its setup.
 Games reaching --max-plies are adjudicated drawn. After each game every process is sent
 `quit` and killed if it has not exited within a second.
 
@@ -153,6 +158,12 @@ pub struct Config {
     /// Plies after which the referee adjudicates a draw (0 = never).
     #[arg(long, default_value_t = 2000)]
     pub max_plies: usize,
+    /// Start each pair of games from the next recorded position of FILE, in turn, instead
+    /// of fresh lineups: one `position setup S:<lineup> E:.. N:.. W:.. first S moves ...`
+    /// line each (a record file of --out, its lines cut where the games should begin;
+    /// games already over are left out).
+    #[arg(long, value_name = "FILE", conflicts_with = "lineups")]
+    pub from: Option<PathBuf>,
     /// Append every game's record to this file.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -191,6 +202,10 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
         anyhow::bail!("--concurrency 0: no game could run");
     }
     let seed = config.seed.unwrap_or_else(rand::random);
+    let starts = match &config.from {
+        Some(path) => start::load(path, config)?,
+        None => Vec::new(),
+    };
     let mut out = match &config.out {
         Some(path) => Some(
             std::fs::OpenOptions::new()
@@ -215,6 +230,9 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
             Lineups::Engine => "engine",
         },
     );
+    if let Some(path) = &config.from {
+        println!("from: {} ({} positions)", path.display(), starts.len());
+    }
     println!("A: {}", specs[0].command);
     println!("B: {}", specs[1].command);
 
@@ -226,7 +244,7 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.min(config.games) {
             let sender = sender.clone();
-            let (next, abort, specs) = (&next, &abort, &specs);
+            let (next, abort, specs, starts) = (&next, &abort, &specs, &starts);
             scope.spawn(move || {
                 while !abort.load(Ordering::SeqCst) {
                     let index = next.fetch_add(1, Ordering::SeqCst);
@@ -238,6 +256,7 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
                         engines: [&specs[0], &specs[1]],
                         a_team: index % 2,
                         rng: pair_rng(seed, index / 2),
+                        start: (!starts.is_empty()).then(|| &starts[index / 2 % starts.len()]),
                     };
                     if sender.send(game::play(config, pairing)).is_err() {
                         break;
