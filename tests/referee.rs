@@ -578,4 +578,20 @@ fn games_from_recorded_positions_go_on_from_them() {
     assert!(!output.status.success());
     assert!(stderr.contains("bad.txt line 1"), "{stderr}");
     assert!(stderr.contains("ply 11"), "{stderr}");
+
+    // So is a report the lineups do not give: a move to an empty station told as a win.
+    let quiet = prefix.iter().position(|p| p.ends_with("=m")).unwrap();
+    let mut wrong = prefix.clone();
+    let won = wrong[quiet].replace("=m", "=w");
+    wrong[quiet] = &won;
+    std::fs::write(&bad, format!("{setup} moves {}\n", wrong.join(" "))).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+        .args(["referee", "--engine", &a, "--engine", &b, "--from"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains(&format!("ply {}", quiet + 1)), "{stderr}");
+    assert!(stderr.contains("the lineups give"), "{stderr}");
 }

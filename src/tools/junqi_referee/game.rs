@@ -115,12 +115,14 @@ pub fn legal(pos: &Position, answer: &str) -> Option<Move> {
     let Ok(Entry::Ply(Ply { mv, report: None })) = Entry::parse(token) else {
         return None;
     };
-    if mv == Move::PASS || mv == Move::RESIGN {
-        return Some(mv);
-    }
+    (mv == Move::PASS || mv == Move::RESIGN || generated(pos, mv)).then_some(mv)
+}
+
+/// Whether `mv` is one of the moves `pos` generates (not `pass`, `timeout` or `resign`).
+pub fn generated(pos: &Position, mv: Move) -> bool {
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
-    moves.iter().any(|&m| m == mv).then_some(mv)
+    moves.iter().any(|&m| m == mv)
 }
 
 /// The processes of a game and who they are.

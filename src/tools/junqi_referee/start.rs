@@ -8,9 +8,9 @@
 //! the engines are sent the same `position` commands and the record goes on from there.
 
 use super::Config;
-use super::game::eliminations;
+use super::game::{eliminations, generated};
 use super::transcript::Event;
-use crate::core::{Game, MoveList};
+use crate::core::Game;
 use crate::games::junqi::board::SEAT_NAMES;
 use crate::games::junqi::{Entry, Move, Position};
 use anyhow::{Context, bail};
@@ -93,14 +93,20 @@ fn parse(body: &str, config: &Config) -> anyhow::Result<Start> {
             }
             Entry::Ply(ply) => {
                 let mv = ply.mv;
-                let mut legal = MoveList::new();
-                pos.generate_moves(&mut legal);
-                if !matches!(mv, Move::PASS | Move::TIMEOUT | Move::RESIGN)
-                    && !legal.iter().any(|&m| m == mv)
+                if !matches!(mv, Move::PASS | Move::TIMEOUT | Move::RESIGN) && !generated(&pos, mv)
                 {
                     bail!("ply {}: `{token}` is not legal", plies + 1);
                 }
                 let entries = pos.record(mv);
+                // A report must be what the lineups give: another game's plies would
+                // otherwise be replayed as if they fitted.
+                if ply.report.is_some() && entries[0].to_string() != token {
+                    bail!(
+                        "ply {}: `{token}`, but the lineups give `{}`",
+                        plies + 1,
+                        entries[0]
+                    );
+                }
                 pos.play(mv);
                 plies += 1;
                 Event::Ply(entries)
