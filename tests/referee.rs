@@ -174,6 +174,10 @@ fn replays(game: &Match) {
     }
 }
 
+/// Short games of qiyi against itself: 20 ms a move, a generous margin, and the
+/// no-combat draw after 20 plies.
+const QUICK: [&str; 6] = ["--movetime", "20", "--margin", "1000", "--draw-plies", "20"];
+
 /// The `--info` modes qiyi plays.
 const QIYI_INFO_MODES: [&str; 3] = ["open", "double-open", "dark"];
 
@@ -184,31 +188,24 @@ fn matches_of_qiyi_against_itself_finish_and_replay() {
         .flat_map(|&info| [(info, "--seats", "1"), (info, "--teams", "2")]);
     for (info, mode, concurrency) in matches {
         let dir = scratch(&format!("{info}{mode}"));
-        let game = referee(
-            &dir,
-            &[
-                "--engine",
-                &qiyi(),
-                "--engine",
-                &qiyi(),
-                "--info",
-                info,
-                mode,
-                "--games",
-                "2",
-                "--concurrency",
-                concurrency,
-                "--movetime",
-                "20",
-                "--margin",
-                "1000",
-                "--draw-plies",
-                "20",
-                "--seed",
-                "5",
-            ],
-            Duration::from_secs(120),
-        );
+        let (a, b) = (qiyi(), qiyi());
+        let mut args = vec![
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--info",
+            info,
+            mode,
+            "--games",
+            "2",
+            "--concurrency",
+            concurrency,
+            "--seed",
+            "5",
+        ];
+        args.extend(QUICK);
+        let game = referee(&dir, &args, Duration::from_secs(120));
         assert!(game.stdout.contains("game 1/2: "), "{}", game.stdout);
         assert!(game.stdout.contains("game 2/2: "), "{}", game.stdout);
         let summary = format!("2 games, info {info}");
@@ -524,22 +521,10 @@ fn games_from_recorded_positions_go_on_from_them() {
     // already over (left out), and a `#` line is skipped.
     let dir = scratch("from");
     let (a, b) = (qiyi(), qiyi());
-    let dark = [
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--info",
-        "dark",
-        "--movetime",
-        "20",
-        "--margin",
-        "1000",
-        "--draw-plies",
-        "20",
-        "--seed",
-        "9",
+    let mut dark = vec![
+        "--engine", &a, "--engine", &b, "--info", "dark", "--seed", "9",
     ];
+    dark.extend(QUICK);
     let first_dir = dir.join("first");
     std::fs::create_dir_all(&first_dir).unwrap();
     let mut args = dark.to_vec();
@@ -569,13 +554,16 @@ fn games_from_recorded_positions_go_on_from_them() {
     let again = prefix[9].split('=').next().unwrap();
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, format!("{start} {again}\n")).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(["referee", "--engine", &a, "--engine", &b, "--from"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success());
+    let refused = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_qiyi"))
+            .args(["referee", "--engine", &a, "--engine", &b, "--from"])
+            .arg(&bad)
+            .output()
+            .unwrap();
+        assert!(!output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = refused();
     assert!(stderr.contains("bad.txt line 1"), "{stderr}");
     assert!(stderr.contains("ply 11"), "{stderr}");
 
@@ -585,13 +573,7 @@ fn games_from_recorded_positions_go_on_from_them() {
     let won = wrong[quiet].replace("=m", "=w");
     wrong[quiet] = &won;
     std::fs::write(&bad, format!("{setup} moves {}\n", wrong.join(" "))).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_qiyi"))
-        .args(["referee", "--engine", &a, "--engine", &b, "--from"])
-        .arg(&bad)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success());
+    let stderr = refused();
     assert!(stderr.contains(&format!("ply {}", quiet + 1)), "{stderr}");
     assert!(stderr.contains("the lineups give"), "{stderr}");
 }
