@@ -279,9 +279,7 @@ pub fn play(config: &Config, mut pairing: Pairing) -> anyhow::Result<GameReport>
                 "setup S:{} E:{} N:{} W:{} first S",
                 lineups[0], lineups[1], lineups[2], lineups[3]
             );
-            let mut pos = Position::from_notation(&setup)?;
-            pos.set_rule_option("NoCombatDrawPlies", &config.draw_plies.to_string())?;
-            pos.set_rule_option("MaxPasses", &config.max_passes.to_string())?;
+            let pos = config.position(&setup)?;
             let transcript = Transcript {
                 lineups,
                 events: Vec::new(),

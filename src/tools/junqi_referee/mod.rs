@@ -27,6 +27,8 @@ pub use game::{Faults, GameReport, TEAMS, eliminations, legal};
 pub use score::{Elo, Tally};
 pub use transcript::{Event, Transcript, View};
 
+use crate::core::Game;
+use crate::games::junqi::Position;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::io::Write;
@@ -173,6 +175,15 @@ impl Config {
     /// `seats` or `teams`, for the record.
     fn seating(&self) -> &'static str {
         if self.teams { "teams" } else { "seats" }
+    }
+
+    /// The position of `setup` (`setup S:.. E:.. N:.. W:.. first S`) under the match's
+    /// rule options: fresh lineups and `--from` starts begin alike.
+    fn position(&self, setup: &str) -> anyhow::Result<Position> {
+        let mut pos = Position::from_notation(setup)?;
+        pos.set_rule_option("NoCombatDrawPlies", &self.draw_plies.to_string())?;
+        pos.set_rule_option("MaxPasses", &self.max_passes.to_string())?;
+        Ok(pos)
     }
 }
 

@@ -81,9 +81,7 @@ fn parse(body: &str, config: &Config) -> anyhow::Result<Start> {
     if lineups.iter().any(|l| l.is_empty() || l == "-") {
         bail!("a start needs all four lineups");
     }
-    let mut pos = Position::from_notation(setup)?;
-    pos.set_rule_option("NoCombatDrawPlies", &config.draw_plies.to_string())?;
-    pos.set_rule_option("MaxPasses", &config.max_passes.to_string())?;
+    let mut pos = config.position(setup)?;
     let (mut events, mut out, mut plies) = (Vec::new(), Vec::new(), 0);
     for token in moves.split_whitespace() {
         let before = pos.clone();
