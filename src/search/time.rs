@@ -253,19 +253,6 @@ impl<M: Copy + PartialEq> Stability<M> {
     }
 }
 
-/// Percent of the soft budget a search over worlds spends, by how far its worlds agree:
-/// `rivals` is how many other root moves could still be chosen, `close` whether one of
-/// them is within the choice's own noise. Settled, half the budget is banked for the
-/// moves that need it; a close race (an attack on a hidden piece, a flag at stake: moves
-/// whose worth swings from world to world) gets half as much again.
-pub(super) fn agreement_percent(rivals: usize, close: bool) -> u32 {
-    match (rivals, close) {
-        (0, _) => 50,
-        (_, true) => 150,
-        _ => 100,
-    }
-}
-
 /// Percent of the time budget to spend by the share of the search's `nodes` the best
 /// move took: the larger its share, the fewer the rivals that came near it. Half the
 /// budget at 95% or more, the whole at 70%, half as much again at 45% or less.

@@ -19,7 +19,6 @@
 //! search as the Junqi dark game uses it.
 
 use super::history::Histories;
-use super::time;
 use super::worker::{Buffers, Worker};
 use super::{
     Control, Limits, Report, ReportFn, SKILL_CANDIDATES, SearchParams, SearchResult, Shared, Skill,
@@ -316,17 +315,6 @@ impl Tallies {
         hopeful.iter().map(|&h| h >= bar).collect()
     }
 
-    /// How far the worlds agree, for the time policy ([`time::agreement_percent`]): how
-    /// many moves other than `best` (the [`Tallies::choice`]) could still be chosen (their
-    /// hope reaches its cautious value), and whether one of them is within its noise (its
-    /// mean does).
-    fn agreement(&self, best: usize) -> (usize, bool) {
-        let floor = self.cautious(best);
-        let rivals = (0..self.moves.len()).filter(|&m| m != best);
-        let close = rivals.clone().any(|m| self.mean(m) >= floor);
-        (rivals.filter(|&m| self.hope(m) >= floor).count(), close)
-    }
-
     /// Which moves a screen at depth 0 keeps for the full search: the contenders, at most
     /// [`SCREEN_KEEP`] of them, the most hopeful.
     fn screened(&self) -> Vec<bool> {
@@ -534,17 +522,13 @@ pub fn search<G: Game, E: Evaluator<G>>(
     // When the first world at the current depth began: the drawing of worlds starts
     // slowly late in a game (the belief built anew), and that is not the depth's cost.
     let mut depth_began = None;
-    // The soft limit as the worlds' agreement stretches or shrinks it: only a clock banks
-    // what a move leaves unused (under `movetime` the soft limit is the hard one).
-    let banks = matches!((budget.soft, budget.hard), (Some(s), Some(h)) if s < h);
-    let mut soft = budget.soft;
     loop {
         let enough = if limits.infinite || control.is_pondering() {
             false
         } else if params.worlds > 0 && worlds >= params.worlds {
             true
         } else if timed {
-            past(soft) || past(budget.hard.map(|hard| hard.saturating_sub(drawing)))
+            past(budget.soft) || past(budget.hard.map(|hard| hard.saturating_sub(drawing)))
         } else {
             worlds >= UNTIMED_WORLDS
         };
@@ -623,11 +607,6 @@ pub fn search<G: Game, E: Evaluator<G>>(
         retain_marked(&mut moves, &keep);
         tallies.retain(&keep);
         best = tallies.choice();
-        if banks && tallies.effective_worlds() >= PRUNE_AFTER {
-            let (rivals, close) = tallies.agreement(best);
-            let percent = time::agreement_percent(rivals, close);
-            soft = budget.soft.map(|s| budget.scaled(s, percent));
-        }
         if may_deepen && depth < MAX_WORLD_DEPTH && worlds >= DEEPEN_AFTER {
             let now = control.elapsed();
             let left = budget
@@ -640,7 +619,6 @@ pub fn search<G: Game, E: Evaluator<G>>(
                 shallower = Some((moves.clone(), done, worlds));
                 depth += 1;
                 depth_began = None;
-                soft = budget.soft;
                 (worlds, reported) = (0, 0);
                 continue;
             }
@@ -822,26 +800,6 @@ mod tests {
         );
         assert_eq!(many.effective_worlds(), 1000.0);
         assert_eq!(many.choice(), 1);
-    }
-
-    #[test]
-    fn agreement_counts_the_rivals_and_a_close_race() {
-        let agreement = |worlds: &[Vec<Score>]| {
-            let tallies = tally(worlds);
-            tallies.agreement(tallies.choice())
-        };
-        // Move 0 ahead in every world, the others far behind: settled.
-        let settled: Vec<Vec<Score>> = (0..32).map(|_| vec![0, -400, -600]).collect();
-        assert_eq!(agreement(&settled), (0, false));
-        // Move 1 level with move 0 on average, better in half the worlds: a close race.
-        let close: Vec<Vec<Score>> = (0..32)
-            .map(|w| vec![0, if w % 2 == 0 { 60 } else { -60 }, -600])
-            .collect();
-        assert_eq!(agreement(&close), (1, true));
-        // Move 1 steadily behind by more than move 0's margin but less than the two
-        // margins: a rival still, not a close one.
-        let behind: Vec<Vec<Score>> = (0..32).map(|_| vec![0, -20, -600]).collect();
-        assert_eq!(agreement(&behind), (1, false));
     }
 
     #[test]
