@@ -129,8 +129,8 @@ fn score_of(p: f64) -> Score {
 /// most from world to world (attacks on hidden pieces: won in some worlds, lost in
 /// others, and pieces left where some worlds' enemy takes them), so with few worlds the
 /// plain maximum picks gambles. Against the greedy baseline at 200 ms, 2 against 1 scored
-/// 96.2% against 87.5% in team mode and 87.5% against 88.8% in seat mode (40 games each,
-/// lab/benchmarks.md).
+/// 96.2% against 87.5% in team mode and 87.5% against 88.8% in seat mode (40 games each);
+/// head to head in seat mode, 3 against 2 scored 45.8% over 120 games (lab/benchmarks.md).
 const CAUTION: f64 = 2.0;
 
 /// The spread of a move's value from world to world assumed before the worlds show it,
