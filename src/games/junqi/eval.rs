@@ -369,8 +369,8 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
             if order(qs) < order(seat) {
                 // The mover's own capture is quiescence's to play; statically it is
                 // only a tempo. Another seat moving first takes half on average (the
-                // next one at three quarters lost head to head, at a quarter it did
-                // not gain: lab/benchmarks.md, the dark game's twenty-sixth step).
+                // seat after the mover at three quarters lost head to head, at a
+                // quarter it did not gain: lab/benchmarks.md, twenty-sixth step).
                 let weighted = if order(qs) == 0 { gain / 4 } else { gain / 2 };
                 early = early.max(weighted);
             } else {
