@@ -92,9 +92,14 @@ pub(super) mod terms {
     /// Per enemy piece (two at most) that can ride onto the empty rail square beside a
     /// flag next ply: the flag falls the ply after.
     pub const OPEN_RAIL: usize = FLAG_OPEN + 1;
+    /// Per movable piece of the flag's team on a rail station beside the rail square
+    /// before the flag (two at most): while they stand, no engineer rides onto that
+    /// square's mine or onto the station beside the back-row corner's, and whatever
+    /// takes that square, they reach.
+    pub const RAIL_GUARD: usize = OPEN_RAIL + 1;
     /// A public flag (its marshal is dead): the enemy knows where to strike, and in the
     /// dark game the bluff of two HQs is gone.
-    pub const PUBLIC_FLAG: usize = OPEN_RAIL + 1;
+    pub const PUBLIC_FLAG: usize = RAIL_GUARD + 1;
     /// Per enemy piece inside a seat's area, by the row it stands on (row 5 holds the HQs).
     pub const INTRUSION: usize = PUBLIC_FLAG + 1;
     /// The same when the seat's flag is public.
@@ -397,10 +402,21 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         }
         let t = team(seat);
         sink.add(t, terms::SEAT, 1);
-        let (mut guards, mut open, mut riders) = ([0; 3], 0, 0);
+        let (mut guards, mut open, mut riders, mut rail_guards) = ([0; 3], 0, 0, 0);
         for &x in tables.step[f].iter().take_while(|&&x| x != NO_STATION) {
             let x = usize::from(x);
             let q = board[x];
+            if tables.kind[x] == Kind::Rail {
+                for &y in tables.step[x].iter().take_while(|&&y| y != NO_STATION) {
+                    let (y, g) = (usize::from(y), board[usize::from(y)]);
+                    rail_guards += i32::from(
+                        tables.kind[y] == Kind::Rail
+                            && g != EMPTY
+                            && team(seat_of(g)) == t
+                            && can_move(tables, g, y),
+                    );
+                }
+            }
             let own_mine = q != EMPTY && team(seat_of(q)) == t && rank_of(q) == MINE;
             if q == EMPTY || own_mine {
                 // An enemy that can come to this square (only an engineer onto a mine)
@@ -481,6 +497,7 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
         sink.add(t, terms::FLAG_GUARD, guards[2]);
         sink.add(t, terms::FLAG_OPEN, open);
         sink.add(t, terms::OPEN_RAIL, riders);
+        sink.add(t, terms::RAIL_GUARD, rail_guards);
         let public = pos.is_public(seat);
         sink.add(t, terms::PUBLIC_FLAG, i32::from(public));
         let rows = if public {
@@ -546,6 +563,10 @@ impl Tunable for Position {
             ("guard beside the flag", terms::FLAG_GUARD),
             ("open square beside the flag", terms::FLAG_OPEN),
             ("rider onto an open rail beside the flag", terms::OPEN_RAIL),
+            (
+                "guard beside the rail square before the flag",
+                terms::RAIL_GUARD,
+            ),
             ("public flag", terms::PUBLIC_FLAG),
             ("intruders by row", terms::INTRUSION),
             ("intruders by row, flag public", terms::INTRUSION_PUBLIC),
@@ -840,6 +861,24 @@ mod tests {
             quiet - threatened > 250,
             "S to move: {quiet} -> {threatened}"
         );
+    }
+
+    #[test]
+    fn pieces_beside_the_rail_square_before_the_flag_guard_it() {
+        // Default lineup: S's flag on slot 26, the mine before it on slot 21, a rail
+        // station, with the rail stations 20 and 22 beside it.
+        let guards = |pos: &Position| pos.trace().0.0[terms::RAIL_GUARD];
+        let l = DEFAULT_LINEUP;
+        let mut pos = setup([l; 4], 'S');
+        assert_eq!(rank_of(pos.board[26]), FLAG);
+        assert!(can_move(&TABLES, pos.board[20], 20) && can_move(&TABLES, pos.board[22], 22));
+        assert_eq!(guards(&pos), 0, "both teams alike");
+        pos.board[20] = EMPTY;
+        assert_eq!(guards(&pos), -1);
+        pos.board[20] = 2 << 4 | 7; // the partner's lieutenant guards as well
+        assert_eq!(guards(&pos), 0);
+        pos.board[20] = 1 << 4 | 7; // an enemy's does not
+        assert_eq!(guards(&pos), -1);
     }
 }
 /// Rough cost of one evaluation against one move generation, over positions of a random

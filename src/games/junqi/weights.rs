@@ -38,6 +38,8 @@ pub(super) static WEIGHTS: [Pair; terms::COUNT] = [
     Pair(-20, -20),
     // rider onto an open rail beside the flag
     Pair(-120, -120),
+    // guard beside the rail square before the flag
+    Pair(20, 20),
     // public flag
     Pair(-40, -40),
     // intruders by row
