@@ -408,7 +408,8 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
             let q = board[x];
             if tables.kind[x] == Kind::Rail {
                 for &y in tables.step[x].iter().take_while(|&&y| y != NO_STATION) {
-                    let (y, g) = (usize::from(y), board[usize::from(y)]);
+                    let y = usize::from(y);
+                    let g = board[y];
                     rail_guards += i32::from(
                         tables.kind[y] == Kind::Rail
                             && g != EMPTY
