@@ -237,6 +237,35 @@ fn matches_of_qiyi_against_itself_finish_and_replay() {
     }
 }
 
+/// The baselines of the dark-game matches (`tools/junqi_baseline.py`) as a referee's
+/// engine: the greedy and the advancing player, each against the other, finish their
+/// games with no fault.
+#[test]
+fn the_baseline_players_finish_dark_games() {
+    let dir = scratch("baselines");
+    let tool = format!("{}/tools/junqi_baseline.py", env!("CARGO_MANIFEST_DIR"));
+    let player = |policy: &str| {
+        format!(
+            "python3 '{tool}' --qiyi '{}' --policy {policy} --seed 3",
+            env!("CARGO_BIN_EXE_qiyi")
+        )
+    };
+    let (a, b) = (player("advance"), player("greedy"));
+    let mut args = vec![
+        "--engine", &a, "--engine", &b, "--info", "dark", "--seats", "--games", "2", "--seed", "3",
+    ];
+    args.extend(QUICK);
+    let game = referee(&dir, &args, Duration::from_secs(120));
+    assert!(
+        game.stdout.contains("2 games, info dark"),
+        "{}",
+        game.stdout
+    );
+    assert_eq!(game.faults("A"), [0, 0, 0, 0]);
+    assert_eq!(game.faults("B"), [0, 0, 0, 0]);
+    replays(&game);
+}
+
 #[test]
 fn open_game_forfeits_illegal_moves_silence_and_crashes() {
     let (game, _) = against_fake(

@@ -12,8 +12,11 @@ for the legal moves (`go perft 1`) and then
           material gain when that gain is positive: it attacks whenever its belief says
           the attack wins on average. Otherwise it plays a random move that attacks
           nothing.
+  advance attacks as greedy does; otherwise it moves a piece out of reach of the enemies
+          its belief says beat it, and else towards the nearest enemy HQ, the move that
+          gains most by both counts (ties at random): a player with a plan.
 
-Both play `pass` when there is no legal move.
+Each plays `pass` when there is no legal move.
 
     qiyi referee --engine "target/release/qiyi --game junqi" \\
         --engine "python3 tools/junqi_baseline.py --policy greedy --seed 1" \\
@@ -76,8 +79,17 @@ def read_display(lines):
     return pieces, mover
 
 
+def expected(attacker, odds):
+    """The expected gain of an attack by rank `attacker` on a piece with these odds."""
+    total = sum(odds.values())
+    if total <= 0:
+        return 0.0
+    return sum(p * combat(attacker, r) for r, p in odds.items()) / total
+
+
 def greedy(moves, pieces, mover, rng):
-    """The attack with the best positive expected gain, else a random quiet move."""
+    """The attack with the best positive expected gain, else a random quiet move (none
+    without `rng`)."""
     best, best_gain, quiet = None, 0.0, []
     for mv in moves:
         m = MOVE.match(mv)
@@ -86,21 +98,72 @@ def greedy(moves, pieces, mover, rng):
             quiet.append(mv)
             continue
         attacker = pieces[m.group(1)][1]
-        rank = max(attacker, key=attacker.get)
-        odds = target[1]
-        total = sum(odds.values())
-        if total <= 0:
-            continue
-        gain = sum(p * combat(rank, r) for r, p in odds.items()) / total
+        gain = expected(max(attacker, key=attacker.get), target[1])
         if gain > best_gain:
             best, best_gain = mv, gain
+    if rng is None:
+        return best
     return best or rng.choice(quiet or moves)
+
+
+# The HQ stations of each seat: where a flag stands.
+HQS = {"S": ("h1", "j1"), "N": ("h17", "j17"), "E": ("q8", "q10"), "W": ("a8", "a10")}
+
+
+def xy(station):
+    return ord(station[0]) - ord("a"), int(station[1:])
+
+
+def danger(station, rank, pieces, mover):
+    """The most an enemy next to `station` on the grid (rides along rails left out) may
+    win by striking a `rank` there, by its odds."""
+    x, y = xy(station)
+    worst = 0.0
+    for other, (seat, odds) in pieces.items():
+        ox, oy = xy(other)
+        if TEAM[seat] == TEAM[mover] or max(abs(ox - x), abs(oy - y)) != 1:
+            continue
+        for r, p in odds.items():
+            if p > 0 and r not in (MINE, FLAG) and combat(r, rank) > 0:
+                worst = max(worst, p * combat(r, rank))
+    return worst
+
+
+def advance(moves, pieces, mover, rng):
+    """The greedy attack, else the quiet move that best flees danger and nears an enemy HQ."""
+    attack = greedy(moves, pieces, mover, None)
+    if attack:
+        return attack
+    seats = {seat for seat, _ in pieces.values()}
+    targets = [xy(hq) for seat in seats if TEAM[seat] != TEAM[mover] for hq in HQS[seat]]
+
+    def distance(station):
+        x, y = xy(station)
+        return min(((x - tx) ** 2 + (y - ty) ** 2) ** 0.5 for tx, ty in targets)
+
+    best, best_score = None, None
+    for mv in moves:
+        m = MOVE.match(mv)
+        if not m:
+            continue
+        a, b = m.group(1), m.group(2)
+        if b in pieces:
+            continue  # an attack that does not pay
+        odds = pieces[a][1]
+        rank = max(odds, key=odds.get)
+        score = danger(a, rank, pieces, mover) - danger(b, rank, pieces, mover)
+        if targets:
+            score += 10 * (distance(a) - distance(b))
+        score += rng.random()
+        if best_score is None or score > best_score:
+            best, best_score = mv, score
+    return best or rng.choice(moves)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--qiyi", default="target/release/qiyi")
-    parser.add_argument("--policy", choices=["random", "greedy"], default="random")
+    parser.add_argument("--policy", choices=["random", "greedy", "advance"], default="random")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -139,11 +202,12 @@ def main():
             if not moves:
                 say("bestmove pass")
                 continue
-            if args.policy == "greedy":
+            if args.policy in ("greedy", "advance"):
                 send("d")
                 send("isready")
                 pieces, mover = read_display(until("readyok"))
-                say("bestmove " + greedy(moves, pieces, mover, rng))
+                policy = greedy if args.policy == "greedy" else advance
+                say("bestmove " + policy(moves, pieces, mover, rng))
             else:
                 say("bestmove " + rng.choice(moves))
         elif command == "quit":
