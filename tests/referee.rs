@@ -238,21 +238,33 @@ fn matches_of_qiyi_against_itself_finish_and_replay() {
 }
 
 /// The baselines of the dark-game matches (`tools/junqi_baseline.py`) as a referee's
-/// engine: the greedy and the advancing player, each against the other, finish their
-/// games with no fault.
+/// engines: the advancing player on lineups drawn uniformly and the greedy one on qiyi's
+/// finish their games with no fault (a bad lineup would be one).
 #[test]
 fn the_baseline_players_finish_dark_games() {
     let dir = scratch("baselines");
     let tool = format!("{}/tools/junqi_baseline.py", env!("CARGO_MANIFEST_DIR"));
-    let player = |policy: &str| {
+    let player = |policy: &str, deploy: &str| {
         format!(
-            "python3 '{tool}' --qiyi '{}' --policy {policy} --seed 3",
+            "python3 '{tool}' --qiyi '{}' --policy {policy} --deploy {deploy} --seed 3",
             env!("CARGO_BIN_EXE_qiyi")
         )
     };
-    let (a, b) = (player("advance"), player("greedy"));
+    let (a, b) = (player("advance", "uniform"), player("greedy", "engine"));
     let mut args = vec![
-        "--engine", &a, "--engine", &b, "--info", "dark", "--seats", "--games", "2", "--seed", "3",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--info",
+        "dark",
+        "--seats",
+        "--lineups",
+        "engine",
+        "--games",
+        "2",
+        "--seed",
+        "3",
     ];
     args.extend(QUICK);
     let game = referee(&dir, &args, Duration::from_secs(120));

@@ -15,8 +15,12 @@ for the legal moves (`go perft 1`) and then
   advance attacks as greedy does; otherwise it moves a piece out of reach of the enemies
           its belief says beat it, and else towards the nearest enemy HQ, the move that
           gains most by both counts (ties at random): a player with a plan.
+  qiyi    plays the qiyi process's own answer to `go`: with `--deploy uniform`, qiyi
+          playing lineups it would not choose.
 
-Each plays `pass` when there is no legal move.
+Each plays `pass` when there is no legal move. Asked `go deploy` (`qiyi referee --lineups
+engine`), each answers qiyi's lineup, or with `--deploy uniform` one drawn uniformly from
+every legal lineup: no habits an engine may have learnt to expect.
 
     qiyi referee --engine "target/release/qiyi --game junqi" \\
         --engine "python3 tools/junqi_baseline.py --policy greedy --seed 1" \\
@@ -160,11 +164,32 @@ def advance(moves, pieces, mover, rng):
     return best or rng.choice(moves)
 
 
+# The 25 slots a lineup fills, in its order (the camps 6, 8, 12, 16, 18 stay empty), and
+# how many of each rank (marshal first) a seat deploys.
+SLOTS = [s for s in range(30) if s not in (6, 8, 12, 16, 18)]
+COUNTS = dict(zip(RANKS, [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 2, 1]))
+
+
+def uniform_lineup(rng):
+    """A lineup drawn uniformly from the legal ones: the flag in an HQ (slot 26 or 28),
+    the mines in the last two rows, no bomb in the front row."""
+    while True:
+        pieces = [r for r, n in COUNTS.items() for _ in range(n)]
+        rng.shuffle(pieces)
+        at = dict(zip(SLOTS, pieces))
+        if at[26] != FLAG and at[28] != FLAG:
+            continue
+        if all(s >= 20 for s, r in at.items() if r == MINE) and \
+                all(s >= 5 for s, r in at.items() if r == BOMB):
+            return "".join(at[s] for s in SLOTS)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--qiyi", default="target/release/qiyi")
-    parser.add_argument("--policy", choices=["random", "greedy", "advance"], default="random")
+    parser.add_argument("--policy", choices=["random", "greedy", "advance", "qiyi"], default="random")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--deploy", choices=["engine", "uniform"], default="engine")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     rules = Engine([args.qiyi, "--game", "junqi"], protocol=None, strip=False)
@@ -195,8 +220,14 @@ def main():
             send(line.strip())
             say(until("response")[-1])
         elif command == "go" and "deploy" in words:
-            send("go deploy")
-            say(until("deploy")[-1])
+            if args.deploy == "uniform":
+                say("deploy " + uniform_lineup(rng))
+            else:
+                send("go deploy")
+                say(until("deploy")[-1])
+        elif command == "go" and args.policy == "qiyi":
+            send(line.strip())
+            say(until("bestmove")[-1])
         elif command == "go":
             moves = rules.perft_moves()
             if not moves:
