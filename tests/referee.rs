@@ -251,21 +251,8 @@ fn the_baseline_players_finish_dark_games() {
         )
     };
     let (a, b) = (player("advance", "uniform"), player("greedy", "engine"));
-    let mut args = vec![
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--info",
-        "dark",
-        "--seats",
-        "--lineups",
-        "engine",
-        "--games",
-        "2",
-        "--seed",
-        "3",
-    ];
+    let mut args = vec!["--engine", &a, "--engine", &b];
+    args.extend("--info dark --seats --lineups engine --games 2 --seed 3".split(' '));
     args.extend(QUICK);
     let game = referee(&dir, &args, Duration::from_secs(120));
     assert!(
