@@ -20,7 +20,10 @@ for the legal moves (`go perft 1`) and then
 
 Each plays `pass` when there is no legal move. Asked `go deploy` (`qiyi referee --lineups
 engine`), each answers qiyi's lineup, or with `--deploy uniform` one drawn uniformly from
-every legal lineup: no habits an engine may have learnt to expect.
+every legal lineup: no habits an engine may have learnt to expect. The referee starts a
+player for every seat of every game, so these lineups come from fresh entropy, not from
+`--seed` (which fixes only the policy's tie-breaks): one seed would give every game the
+same lineup.
 
     qiyi referee --engine "target/release/qiyi --game junqi" \\
         --engine "python3 tools/junqi_baseline.py --policy greedy --seed 1" \\
@@ -192,6 +195,7 @@ def main():
     parser.add_argument("--deploy", choices=["engine", "uniform"], default="engine")
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    lineups = random.Random()
     rules = Engine([args.qiyi, "--game", "junqi"], protocol=None, strip=False)
     send, until = rules.send, rules.until
 
@@ -221,7 +225,7 @@ def main():
             say(until("response")[-1])
         elif command == "go" and "deploy" in words:
             if args.deploy == "uniform":
-                say("deploy " + uniform_lineup(rng))
+                say("deploy " + uniform_lineup(lineups))
             else:
                 send("go deploy")
                 say(until("deploy")[-1])
