@@ -264,13 +264,12 @@ fn the_baseline_players_finish_dark_games() {
     assert_eq!(game.faults("B"), [0, 0, 0, 0]);
     // Every seat of every game is a fresh player: a seed behind the uniform lineups would
     // deal the same one each time.
-    let mut lineups: Vec<&str> = (game.games().iter())
-        .flat_map(|(_, position)| position.split(' ').skip(2).take(4))
-        .map(|seat_lineup| &seat_lineup[2..])
+    let mut dealt: Vec<&str> = (game.games().iter())
+        .flat_map(|(_, position)| lineups(position))
         .collect();
-    lineups.sort();
-    lineups.dedup();
-    assert_eq!(lineups.len(), 8, "{}", game.record);
+    dealt.sort();
+    dealt.dedup();
+    assert_eq!(dealt.len(), 8, "{}", game.record);
     replays(&game);
 }
 
