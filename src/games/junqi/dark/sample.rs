@@ -1,7 +1,8 @@
 //! Complete rank assignments (worlds) consistent with every hard fact, drawn without
 //! failure or retry, each with an importance weight toward the target
-//! `π(x) ∝ exp(β · mines beside the flags) · Π_p exp(loglik[p][x_p])` over consistent `x`
-//! (`docs/design/junqi-dark.md` §5; the first factor is [`flag_mines`]).
+//! `π(x) ∝ F(x) · exp(β · mines beside the flags) · Π_p exp(loglik[p][x_p])` over
+//! consistent `x` (`docs/design/junqi-dark.md` §5; `F` is the lineup families' factor,
+//! [`Families`], the second [`flag_mines`]).
 //!
 //! The draw fixes one piece at a time and only ever offers it ranks with which the rest
 //! can still be completed, so it never backtracks:
@@ -18,11 +19,11 @@
 //!    rank in the seat's current complete matching (see `infer`).
 //!
 //! The proposal weighs a rank by how many of it the seat has left unplaced times
-//! `exp(loglik)`; `log_weight = ln π(x) − ln q(x)` corrects the difference to π
+//! `exp(loglik + tilt)` (the families' lean toward the habits); `log_weight = ln π(x) − ln q(x)` corrects the difference to π
 //! (self-normalised importance sampling; [`Sampler::draw`] turns weighted draws into
 //! equally weighted worlds).
 
-use super::evidence::{FLAG_PLACES, flag_mines};
+use super::evidence::{FLAG_PLACES, Families, flag_mines};
 use super::infer::{Belief, Contradiction, Facts, Net, Pieces, complete, coupled, reaching};
 use super::{Domain, InfoState, PIECES, PieceId, SEAT_PIECES};
 use crate::games::junqi::position::RANKS;
@@ -91,8 +92,10 @@ pub struct Sampler {
     /// One consistent assignment of every piece fixed or coupled.
     witness: Assignment,
     loglik: Box<[[f64; RANKS]; PIECES]>,
-    /// `exp(loglik)`.
+    /// `exp(loglik + tilt)`: the proposal's weights.
     weight: Box<[[f64; RANKS]; PIECES]>,
+    /// The lineup families' factor of the target.
+    families: Families,
     /// The log-weight per mine on the flag's approaches ([`flag_mines`]): a term of the
     /// target that ties pieces together, so the walk's proposal leaves it to the
     /// importance weight and the swaps' acceptance.
@@ -138,13 +141,14 @@ fn unreachable_world(follow: Option<&Assignment>) -> Sample {
 }
 
 impl Sampler {
-    /// A sampler for `belief` with soft evidence `loglik` (see [`InfoState::loglik`]) and
-    /// `flag_mines` per mine on the flag's approaches ([`Evidence::flag_mines`]).
-    /// Fails only when no assignment fits the belief at all.
+    /// A sampler for `belief` with soft evidence `loglik` (see [`InfoState::loglik`]),
+    /// `flag_mines` per mine on the flag's approaches ([`Evidence::flag_mines`]) and the
+    /// lineup `families`. Fails only when no assignment fits the belief at all.
     pub fn new(
         belief: &Belief,
         loglik: &[[f32; RANKS]; PIECES],
         flag_mines: f32,
+        families: Families,
     ) -> Result<Sampler, Contradiction> {
         let all: Pieces = (0..PIECES)
             .filter(|&i| belief.exists(PieceId(i as u8)))
@@ -172,7 +176,7 @@ impl Sampler {
         for p in 0..PIECES {
             for r in 0..RANKS {
                 log[p][r] = f64::from(loglik[p][r]);
-                weight[p][r] = log[p][r].exp();
+                weight[p][r] = (log[p][r] + families.tilt[p][r]).exp();
             }
         }
         let mut open: Vec<u8> = coupled.iter().chain(&rest).copied().collect();
@@ -194,6 +198,7 @@ impl Sampler {
             witness,
             loglik: log,
             weight,
+            families,
             flag_mines: f64::from(flag_mines),
         })
     }
@@ -356,6 +361,13 @@ impl Sampler {
         if open.len() < 2 {
             return moved;
         }
+        let families = &self.families;
+        let mut habit_sum = [0.0; 4];
+        for (seat, sum) in habit_sum.iter_mut().enumerate() {
+            if families.weighs(seat) {
+                *sum = families.habit_sum(ranks, seat);
+            }
+        }
         for _ in 0..open.len() * SWAPS_PER_PIECE {
             let p = usize::from(open[rng.random_range(0..open.len())]);
             let seat = p / SEAT_PIECES;
@@ -371,6 +383,12 @@ impl Sampler {
             let log = &self.loglik;
             let (rpi, rqi) = (usize::from(rp), usize::from(rq));
             let mut change = log[p][rqi] + log[q][rpi] - log[p][rpi] - log[q][rqi];
+            let mut new_sum = habit_sum[seat];
+            if families.weighs(seat) {
+                let habit = &families.habit;
+                new_sum += habit[p][rqi] + habit[q][rpi] - habit[p][rpi] - habit[q][rqi];
+                change += families.seat_term(new_sum) - families.seat_term(habit_sum[seat]);
+            }
             let joint = self.flag_mines != 0.0
                 && (FLAG_PLACES >> (p % SEAT_PIECES) | FLAG_PLACES >> (q % SEAT_PIECES)) & 1 != 0;
             let before = if joint { flag_mines(ranks, seat) } else { 0 };
@@ -387,6 +405,7 @@ impl Sampler {
             }
             if self.links_hold(ranks, &[p, q]) {
                 moved = true;
+                habit_sum[seat] = new_sum;
             } else {
                 ranks[p] = rp;
                 ranks[q] = rq;
@@ -496,7 +515,8 @@ impl Sampler {
             .chain(&self.rest)
             .map(|&p| self.loglik[usize::from(p)][usize::from(ranks[usize::from(p)])])
             .sum::<f64>()
-            + self.flag_mines * f64::from((0..4).map(|seat| flag_mines(&ranks, seat)).sum::<u32>());
+            + self.flag_mines * f64::from((0..4).map(|seat| flag_mines(&ranks, seat)).sum::<u32>())
+            + self.families.log_prior(&ranks);
         Sample {
             ranks,
             log_weight: log_pi - log_q,
@@ -507,7 +527,13 @@ impl Sampler {
 impl InfoState {
     /// A sampler for this state's belief with the given soft evidence.
     pub fn sampler(&self, evidence: &super::Evidence) -> Sampler {
-        Sampler::new(self.belief(), &self.loglik(evidence), evidence.flag_mines)
-            .expect("a state that was built has a consistent assignment")
+        let families = self.families(evidence);
+        Sampler::new(
+            self.belief(),
+            &self.loglik(evidence),
+            evidence.flag_mines,
+            families,
+        )
+        .expect("a state that was built has a consistent assignment")
     }
 }

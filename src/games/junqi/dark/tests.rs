@@ -10,9 +10,11 @@ use crate::games::junqi::board::{self, SEAT_NAMES};
 use crate::games::junqi::position::{BOMB, ENGINEER, FLAG, MARSHAL, MINE, Move, Position, RANKS};
 use crate::games::junqi::turn::Turns;
 use crate::games::junqi::{Clash, DEFAULT_LINEUP, Entry, Ply, deploy};
+use evidence::Families;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
+use std::ops::Add;
 
 /// Games in the random replay test (fewer in a debug build, which is much slower).
 const GAMES: usize = if cfg!(debug_assertions) { 16 } else { 320 };
@@ -626,14 +628,15 @@ fn enumerate(belief: &Belief, truth: &Assignment, hidden: &[PieceId]) -> Vec<Ass
 }
 
 /// The sampler's weighted frequencies of each hidden piece's rank against the exact
-/// posterior over the enumerated assignments (random soft evidence per piece, and
-/// `flag_mines` per mine on a flag's approaches), and so the frequencies of the equally
-/// weighted worlds of [`Sampler::draw`].
+/// posterior over the enumerated assignments (random soft evidence per piece,
+/// `flag_mines` per mine on a flag's approaches and the lineup `families`), and so the
+/// frequencies of the equally weighted worlds of [`Sampler::draw`].
 fn compare_with_enumeration(
     belief: &Belief,
     truth: &Assignment,
     hidden: &[PieceId],
     flag_mines: f32,
+    families: Families,
     seed: u64,
 ) {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -651,6 +654,7 @@ fn compare_with_enumeration(
             .map(|p| f64::from(loglik[p.index()][usize::from(x[p.index()])]))
             .chain((0..4).map(|seat| f64::from(flag_mines * evidence::flag_mines(x, seat) as f32)))
             .sum::<f64>()
+            .add(families.log_prior(x))
             .exp()
     };
     let total: f64 = exact.iter().map(weight).sum();
@@ -662,7 +666,7 @@ fn compare_with_enumeration(
     }
     let mut propagated = belief.clone();
     propagated.propagate().unwrap();
-    let sampler = Sampler::new(&propagated, &loglik, flag_mines).unwrap();
+    let sampler = Sampler::new(&propagated, &loglik, flag_mines, families.clone()).unwrap();
     let samples: Vec<Sample> = (0..20_000).map(|_| sampler.sample(&mut rng)).collect();
     let max = samples
         .iter()
@@ -736,7 +740,36 @@ fn the_sampler_matches_exact_enumeration_within_one_seat() {
         (hidden[3], "cdh"),
         (hidden[4], "hga"),
     ]);
-    compare_with_enumeration(&belief, &truth, &hidden, 0.0, 1);
+    compare_with_enumeration(&belief, &truth, &hidden, 0.0, Families::none(), 1);
+}
+
+#[test]
+fn the_sampler_weighs_lineup_families_as_the_target_says() {
+    // The same pieces, with random shares of a habit family over all of S's lineup (the
+    // fixed pieces move the family's odds too) and a random lean of the proposal.
+    let hidden: Vec<PieceId> = [0, 1, 2, 4, 13].map(|k| PieceId::new(0, k)).to_vec();
+    let (belief, truth) = small_belief(&[
+        (hidden[0], "adgh"),
+        (hidden[1], "adgc"),
+        (hidden[2], "gah"),
+        (hidden[3], "cdh"),
+        (hidden[4], "hga"),
+    ]);
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut families = Families::none();
+    for k in 0..SEAT_PIECES {
+        let p = PieceId::new(0, k).index();
+        for r in 0..RANKS {
+            families.habit[p][r] = rng.random_range(-2.0..0.0);
+            families.tilt[p][r] = rng.random_range(-1.0..1.0);
+        }
+    }
+    // Offsets that put the two families' terms within reach of each other.
+    let typical = families.habit_sum(&truth, 0);
+    families.habit_offset = 0.3f64.ln() - typical;
+    families.uniform_offset = 0.7f64.ln();
+    families.seats = 1;
+    compare_with_enumeration(&belief, &truth, &hidden, 0.0, families, 6);
 }
 
 #[test]
@@ -751,7 +784,7 @@ fn the_sampler_weighs_mines_beside_the_flag_as_the_target_says() {
         (hidden[3], "jf"),
         (hidden[4], "jf"),
     ]);
-    compare_with_enumeration(&belief, &truth, &hidden, 1.5, 4);
+    compare_with_enumeration(&belief, &truth, &hidden, 1.5, Families::none(), 4);
 }
 
 #[test]
@@ -766,7 +799,7 @@ fn a_chain_goes_on_in_a_later_belief_only_from_a_world_it_allows() {
     ];
     let (mut belief, _) = small_belief(&domains);
     belief.propagate().unwrap();
-    let sampler = Sampler::new(&belief, &[[0.0; RANKS]; PIECES], 0.0).unwrap();
+    let sampler = Sampler::new(&belief, &[[0.0; RANKS]; PIECES], 0.0, Families::none()).unwrap();
     let mut rng = StdRng::seed_from_u64(3);
     let mut chain = sampler.chain(&mut rng);
     let world = *sampler.draw(&mut chain, 5, &mut rng).last().unwrap();
@@ -778,7 +811,7 @@ fn a_chain_goes_on_in_a_later_belief_only_from_a_world_it_allows() {
     let mut later = belief.clone();
     later.restrict(p, Domain::only(rank)).unwrap();
     later.propagate().unwrap();
-    let narrower = Sampler::new(&later, &[[0.0; RANKS]; PIECES], 0.0).unwrap();
+    let narrower = Sampler::new(&later, &[[0.0; RANKS]; PIECES], 0.0, Families::none()).unwrap();
     let mut resumed = narrower
         .resume(&chain)
         .expect("a world the later belief allows");
@@ -791,7 +824,7 @@ fn a_chain_goes_on_in_a_later_belief_only_from_a_world_it_allows() {
     let mut ruled_out = belief.clone();
     ruled_out.restrict(p, Domain::only(other)).unwrap();
     ruled_out.propagate().unwrap();
-    let sampler = Sampler::new(&ruled_out, &[[0.0; RANKS]; PIECES], 0.0).unwrap();
+    let sampler = Sampler::new(&ruled_out, &[[0.0; RANKS]; PIECES], 0.0, Families::none()).unwrap();
     assert!(sampler.resume(&chain).is_none());
 }
 
@@ -841,7 +874,7 @@ fn the_sampler_matches_exact_enumeration_across_coupled_seats() {
     }
     belief.add_mover_clause(0, 1 << 16 | 1 << 17).unwrap();
     let hidden: Vec<PieceId> = s.iter().chain(&e).copied().collect();
-    compare_with_enumeration(&belief, &truth, &hidden, 0.0, 2);
+    compare_with_enumeration(&belief, &truth, &hidden, 0.0, Families::none(), 2);
 }
 
 /// Replays the record on the open start position of a sampled world: every ply must be
