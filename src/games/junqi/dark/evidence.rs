@@ -53,11 +53,12 @@ impl Evidence {
 }
 
 impl Default for Evidence {
-    /// Even odds between the lineup families; a piece that sat still for 100 of its seat's plies is
-    /// e^3 ≈ 20 times likelier to be a mine or flag than an officer, other things equal;
-    /// each mine on the approaches of an HQ makes the flag e^1.5 ≈ 4.5 times likelier
-    /// there, the weight under which the true ranks of 30 recorded games were likeliest
-    /// (`lab/benchmarks.md`, the dark game's twenty-first step).
+    /// Even odds between the lineup families; a piece that sat still for 100 of its
+    /// seat's plies is e^3 ≈ 20 times likelier to be a mine or flag than an officer,
+    /// other things equal; each mine on the approaches of an HQ makes the flag
+    /// e^1.5 ≈ 4.5 times likelier there, the weight under which the true ranks of 30
+    /// recorded games were likeliest (`lab/benchmarks.md`, the dark game's twenty-first
+    /// step).
     fn default() -> Evidence {
         Evidence {
             habits: 0.5,
@@ -311,9 +312,9 @@ impl InfoState {
                 continue;
             }
             families.seats |= 1 << seat;
-            for k in 0..SEAT_PIECES {
+            for (k, shares) in log_share.iter().enumerate() {
                 let p = PieceId::new(seat, k);
-                families.habit[p.index()] = log_share[k];
+                families.habit[p.index()] = *shares;
                 families.tilt[p.index()] = HABITS[p.slot()];
             }
         }
@@ -338,7 +339,7 @@ mod tests {
     }
 
     #[test]
-    fn the_lineups_are_counted_exactly() {
+    fn lineups_are_counted_exactly_and_the_engines_fit_its_habits() {
         // The flag on one of two HQs, three mines on the other nine stations of the last
         // two rows, two bombs on the other sixteen stations behind the front row, and the
         // other nineteen pieces anywhere left: 19! / (2!^4 3!^3) ways.

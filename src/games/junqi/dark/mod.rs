@@ -10,9 +10,9 @@
 //!   every combat outcome (`docs/design/junqi-dark.md` §3, derived from the combat rule
 //!   itself) and the per-seat counts as a global cardinality constraint, propagated to a
 //!   fixpoint. Its parts are in `infer/`: `combat`, `matching`, `net`, `complete`.
-//! - `evidence`: soft evidence ([`Evidence`]): deployment habits and pieces that never
-//!   moved, as per-piece log-weights, and mines beside the flag, a term of the worlds'
-//!   target; never a hard exclusion.
+//! - `evidence`: soft evidence ([`Evidence`]): pieces that never moved, as per-piece
+//!   log-weights; lineup families (the engine's habits or a uniform draw) and mines
+//!   beside the flag, terms of the worlds' target; never a hard exclusion.
 //! - `hidden`: [`Knowledge`], the state and its sampler as the search sees them: worlds
 //!   drawn with their weights, kept beside the position the protocol holds.
 //! - `sample`: [`Sampler`], complete rank assignments drawn without failure or retry, each
@@ -31,7 +31,7 @@
 //!   the public board, counters, eliminations and its [`Belief`].
 //! - [`Belief`]: the hard facts about ranks (a [`Domain`] per piece, combat pairs, "had a
 //!   legal move" clauses, per-seat counts), propagated; never wrong, possibly loose.
-//! - [`Evidence`]: soft evidence (deployment habits, pieces that sat still, mines beside
+//! - [`Evidence`]: soft evidence (lineup families, pieces that sat still, mines beside
 //!   the flag); it tilts the odds of worlds and never excludes one.
 //! - [`Knowledge`]: an [`InfoState`] with its [`Sampler`] and [`Evidence`], kept beside
 //!   the [`Position`](super::Position) the protocol holds ([`crate::core::Told`]): what the
