@@ -376,6 +376,55 @@ mod tests {
     }
 
     #[test]
+    fn a_lineup_that_breaks_the_habits_weighs_as_a_uniform_one() {
+        use crate::games::junqi::notation::parse_lineup;
+        use rand::RngExt;
+        let l = crate::games::junqi::DEFAULT_LINEUP;
+        let state = InfoState::parse(
+            &format!("setup S:{l} E:- N:{l} W:-"),
+            "",
+            Rules::default(),
+            Info::DoubleOpen,
+        )
+        .unwrap();
+        let families = state.families(&Evidence::default());
+        assert_eq!(families.seats, 0b1010, "E and W hidden, S and N given");
+        let uniform = 0.5f64.ln() - *LOG_LINEUPS;
+        let (_, log_z) = &*HABIT_FAMILY;
+        // E's lineup: the engine's own, then one that breaks its habits.
+        let weigh = |lineup: &[u8]| {
+            let mut ranks = [0u8; PIECES];
+            for (k, &letter) in lineup.iter().enumerate() {
+                ranks[SEAT_PIECES + k] = letter - b'a';
+            }
+            let habit = families.habit_sum(&ranks, 1);
+            (habit - log_z, families.seat_term(habit))
+        };
+        let mut rng = StdRng::seed_from_u64(2);
+        let own = deploy(&mut rng).into_bytes();
+        let (fit, term) = weigh(&own);
+        assert!(term > uniform + 4.0, "{term} against {uniform}");
+        assert!((term - (0.5f64.ln() + fit).max(uniform)).abs() < 0.02);
+        // Legal swaps that fit the habits worse, from the engine's own lineup.
+        let mut worst = own.clone();
+        for _ in 0..2000 {
+            let (a, b) = (
+                rng.random_range(0..SEAT_PIECES),
+                rng.random_range(0..SEAT_PIECES),
+            );
+            let mut next = worst.clone();
+            next.swap(a, b);
+            let legal = parse_lineup(0, std::str::from_utf8(&next).unwrap()).is_ok();
+            if legal && weigh(&next).0 < weigh(&worst).0 {
+                worst = next;
+            }
+        }
+        let (fit, term) = weigh(&worst);
+        assert!(fit < -*LOG_LINEUPS - 5.0, "{fit}");
+        assert!((term - uniform).abs() < 0.01, "{term} against {uniform}");
+    }
+
+    #[test]
     fn flag_mines_counts_the_mines_beside_the_flags_hq_only() {
         // The default lineup: the flag on slot 26 with a mine in front (slot 21) and a
         // major on the corner (slot 25); a mine in front of the other HQ (slot 23).

@@ -19,9 +19,10 @@
 //!    rank in the seat's current complete matching (see `infer`).
 //!
 //! The proposal weighs a rank by how many of it the seat has left unplaced times
-//! `exp(loglik + tilt)` (the families' lean toward the habits); `log_weight = ln π(x) − ln q(x)` corrects the difference to π
-//! (self-normalised importance sampling; [`Sampler::draw`] turns weighted draws into
-//! equally weighted worlds).
+//! `exp(loglik + tilt)` (the families' lean toward the habits);
+//! `log_weight = ln π(x) − ln q(x)` corrects the difference to π (self-normalised
+//! importance sampling; [`Sampler::draw`] turns weighted draws into equally weighted
+//! worlds).
 
 use super::evidence::{FLAG_PLACES, Families, flag_mines};
 use super::infer::{Belief, Contradiction, Facts, Net, Pieces, complete, coupled, reaching};
