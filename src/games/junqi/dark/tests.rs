@@ -728,10 +728,9 @@ fn check_frequencies(
     }
 }
 
-#[test]
-fn the_sampler_matches_exact_enumeration_within_one_seat() {
-    // Five S pieces (a d g i c of the front row and a back piece) with overlapping
-    // domains: only the counts bind them.
+/// Five S pieces (a d g i c of the front row and a back piece) with overlapping domains:
+/// only the counts bind them.
+fn five_of_one_seat() -> (Vec<PieceId>, Belief, Assignment) {
     let hidden: Vec<PieceId> = [0, 1, 2, 4, 13].map(|k| PieceId::new(0, k)).to_vec();
     let (belief, truth) = small_belief(&[
         (hidden[0], "adgh"),
@@ -740,6 +739,12 @@ fn the_sampler_matches_exact_enumeration_within_one_seat() {
         (hidden[3], "cdh"),
         (hidden[4], "hga"),
     ]);
+    (hidden, belief, truth)
+}
+
+#[test]
+fn the_sampler_matches_exact_enumeration_within_one_seat() {
+    let (hidden, belief, truth) = five_of_one_seat();
     compare_with_enumeration(&belief, &truth, &hidden, 0.0, Families::none(), 1);
 }
 
@@ -747,14 +752,7 @@ fn the_sampler_matches_exact_enumeration_within_one_seat() {
 fn the_sampler_weighs_lineup_families_as_the_target_says() {
     // The same pieces, with random shares of a habit family over all of S's lineup (the
     // fixed pieces move the family's odds too) and a random lean of the proposal.
-    let hidden: Vec<PieceId> = [0, 1, 2, 4, 13].map(|k| PieceId::new(0, k)).to_vec();
-    let (belief, truth) = small_belief(&[
-        (hidden[0], "adgh"),
-        (hidden[1], "adgc"),
-        (hidden[2], "gah"),
-        (hidden[3], "cdh"),
-        (hidden[4], "hga"),
-    ]);
+    let (hidden, belief, truth) = five_of_one_seat();
     let mut rng = StdRng::seed_from_u64(5);
     let mut families = Families::none();
     for k in 0..SEAT_PIECES {
@@ -789,15 +787,7 @@ fn the_sampler_weighs_mines_beside_the_flag_as_the_target_says() {
 
 #[test]
 fn a_chain_goes_on_in_a_later_belief_only_from_a_world_it_allows() {
-    let hidden: Vec<PieceId> = [0, 1, 2, 4, 13].map(|k| PieceId::new(0, k)).to_vec();
-    let domains = [
-        (hidden[0], "adgh"),
-        (hidden[1], "adgc"),
-        (hidden[2], "gah"),
-        (hidden[3], "cdh"),
-        (hidden[4], "hga"),
-    ];
-    let (mut belief, _) = small_belief(&domains);
+    let (hidden, mut belief, _) = five_of_one_seat();
     belief.propagate().unwrap();
     let sampler = Sampler::new(&belief, &[[0.0; RANKS]; PIECES], 0.0, Families::none()).unwrap();
     let mut rng = StdRng::seed_from_u64(3);
