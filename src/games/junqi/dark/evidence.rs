@@ -139,33 +139,35 @@ static HABITS: Lazy<[[f64; RANKS]; 30]> = Lazy::new(|| {
     SHARES.map(|row| row.map(|p| (RANKS as f64 * (0.5 * p + 0.5 / RANKS as f64)).ln()))
 });
 
-/// The habit family's log-share of each rank on each lineup place (−∞ where the rank may
-/// not stand), and the log of the family's total over the legal lineups, `ln Z_h`.
-static HABIT_FAMILY: Lazy<([[f64; RANKS]; SEAT_PIECES], f64)> = Lazy::new(|| {
-    let mut share = [[0f64; RANKS]; SEAT_PIECES];
-    for (k, row) in share.iter_mut().enumerate() {
+/// Per lineup place `k` and rank `r`, `value(slot, r, choices)` where `r` may stand on
+/// the place's slot (of `choices` ranks that may), zero elsewhere: the weights
+/// [`log_total`] sums over.
+fn on_legal_ranks(value: impl Fn(usize, usize, f64) -> f64) -> [[f64; RANKS]; SEAT_PIECES] {
+    let mut table = [[0f64; RANKS]; SEAT_PIECES];
+    for (k, row) in table.iter_mut().enumerate() {
         let slot = usize::from(LINEUP_SLOTS[k]);
         let legal = Domain::deployable(slot);
         let choices = legal.ranks().count() as f64;
         for r in legal.ranks() {
             let r = usize::from(r);
-            row[r] = (1.0 - SMOOTHING) * SHARES[slot][r] + SMOOTHING / choices;
+            row[r] = value(slot, r, choices);
         }
     }
+    table
+}
+
+/// The habit family's log-share of each rank on each lineup place (−∞ where the rank may
+/// not stand), and the log of the family's total over the legal lineups, `ln Z_h`.
+static HABIT_FAMILY: Lazy<([[f64; RANKS]; SEAT_PIECES], f64)> = Lazy::new(|| {
+    let share = on_legal_ranks(|slot, r, choices| {
+        (1.0 - SMOOTHING) * SHARES[slot][r] + SMOOTHING / choices
+    });
     let log_share = share.map(|row| row.map(f64::ln));
     (log_share, log_total(&share))
 });
 
 /// `ln N`, the log of the number of legal lineups.
-static LOG_LINEUPS: Lazy<f64> = Lazy::new(|| {
-    let mut legal = [[0f64; RANKS]; SEAT_PIECES];
-    for (k, row) in legal.iter_mut().enumerate() {
-        for r in Domain::deployable(usize::from(LINEUP_SLOTS[k])).ranks() {
-            row[usize::from(r)] = 1.0;
-        }
-    }
-    log_total(&legal)
-});
+static LOG_LINEUPS: Lazy<f64> = Lazy::new(|| log_total(&on_legal_ranks(|_, _, _| 1.0)));
 
 /// `ln Σ_x Π_k w[k][x_k]` over the lineups `x` that hold each rank as often as a seat has
 /// it (`w[k][r]` zero where rank `r` may not stand on place `k`): the places filled in
