@@ -375,7 +375,8 @@ fn terms(pos: &Position, sink: &mut impl Sink) -> i32 {
                 // The mover's own capture is quiescence's to play; statically it is
                 // only a tempo. Another seat moving first takes half on average (the
                 // seat after the mover at three quarters lost head to head, at a
-                // quarter it did not gain: lab/benchmarks.md, twenty-sixth step).
+                // quarter it did not gain: lab/benchmarks.md, twenty-sixth and
+                // thirty-third steps).
                 let weighted = if order(qs) == 0 { gain / 4 } else { gain / 2 };
                 early = early.max(weighted);
             } else {
