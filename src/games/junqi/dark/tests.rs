@@ -7,7 +7,9 @@
 use super::*;
 use crate::core::{Game, MoveList};
 use crate::games::junqi::board::{self, SEAT_NAMES};
-use crate::games::junqi::position::{BOMB, ENGINEER, FLAG, MARSHAL, MINE, Move, Position, RANKS};
+use crate::games::junqi::position::{
+    BOMB, ENGINEER, FLAG, MARSHAL, MINE, Move, Position, RANKS, seat_of,
+};
 use crate::games::junqi::turn::Turns;
 use crate::games::junqi::{Clash, DEFAULT_LINEUP, Entry, Ply, deploy};
 use evidence::Families;
@@ -885,7 +887,26 @@ fn replay_world(state: &InfoState, record: &[Entry], ranks: &Assignment, context
                         pos.display()
                     );
                 }
-                let written = pos.record(*mv).swap_remove(0);
+                let mut written = pos.record(*mv).swap_remove(0);
+                // A seat that leaves with the ply (its `out:` tokens follow) takes its flag
+                // with it: the record is silent about that flag whatever the world's
+                // marshal did (`info.rs`), so the world's `+sq` for it is not compared.
+                let leaving: Vec<usize> = record[i + 1..]
+                    .iter()
+                    .map_while(|e| match e {
+                        Entry::Out(seat) => Some(*seat),
+                        Entry::Ply(_) => None,
+                    })
+                    .collect();
+                if let Entry::Ply(Ply {
+                    report: Some(report),
+                    ..
+                }) = &mut written
+                {
+                    report
+                        .public_flags
+                        .retain(|&s| !leaving.contains(&seat_of(pos.board[usize::from(s)])));
+                }
                 assert_eq!(&written, entry, "{context}: ply {}", i + 1);
                 last_mover = pos.side_to_move();
                 pos.make_move(*mv);
