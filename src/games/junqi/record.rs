@@ -77,6 +77,18 @@ pub enum Entry {
 }
 
 impl Entry {
+    /// The seats of the `out:` tokens at the start of `entries`, a bit each: after a ply,
+    /// the seats that left with it.
+    pub fn leading_outs(entries: &[Entry]) -> u8 {
+        entries
+            .iter()
+            .map_while(|e| match e {
+                Entry::Out(seat) => Some(1u8 << seat),
+                Entry::Ply(_) => None,
+            })
+            .fold(0, |set, seat| set | seat)
+    }
+
     /// Reads one token: `i6i7`, `i6i7=w+h17`, `k6k7=b#`, `pass`, `timeout`, `resign`,
     /// `out:E`. Only the form is checked here; whether the ply is possible is the
     /// position's business.

@@ -891,13 +891,7 @@ fn replay_world(state: &InfoState, record: &[Entry], ranks: &Assignment, context
                 // A seat that leaves with the ply (its `out:` tokens follow) takes its flag
                 // with it: the record is silent about that flag whatever the world's
                 // marshal did (`info.rs`), so the world's `+sq` for it is not compared.
-                let leaving: Vec<usize> = record[i + 1..]
-                    .iter()
-                    .map_while(|e| match e {
-                        Entry::Out(seat) => Some(*seat),
-                        Entry::Ply(_) => None,
-                    })
-                    .collect();
+                let leaving = Entry::leading_outs(&record[i + 1..]);
                 if let Entry::Ply(Ply {
                     report: Some(report),
                     ..
@@ -905,7 +899,7 @@ fn replay_world(state: &InfoState, record: &[Entry], ranks: &Assignment, context
                 {
                     report
                         .public_flags
-                        .retain(|&s| !leaving.contains(&seat_of(pos.board[usize::from(s)])));
+                        .retain(|&s| leaving & 1 << seat_of(pos.board[usize::from(s)]) == 0);
                 }
                 assert_eq!(&written, entry, "{context}: ply {}", i + 1);
                 last_mover = pos.side_to_move();

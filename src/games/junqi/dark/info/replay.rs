@@ -23,13 +23,7 @@ struct Fight<'a> {
 impl InfoState {
     pub(super) fn read(&mut self, record: &[Entry]) -> Result<(), InfoError> {
         for (i, entry) in record.iter().enumerate() {
-            let later_outs = record[i + 1..]
-                .iter()
-                .map_while(|e| match e {
-                    Entry::Out(seat) => Some(1u8 << seat),
-                    Entry::Ply(_) => None,
-                })
-                .fold(0, |set, seat| set | seat);
+            let later_outs = Entry::leading_outs(&record[i + 1..]);
             let result = match entry {
                 Entry::Out(seat) => self.read_out(*seat),
                 Entry::Ply(ply) => self.read_ply(ply, later_outs),
